@@ -1,0 +1,87 @@
+// The one place that turns DATABASE_URL into a database handle. Everything above this file
+// sees only `Db` / `Queryable`, so PGlite (embedded, in-memory) and a PostgreSQL server through
+// a node-postgres pool are interchangeable and run the same SQL and migrations.
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  /** `name` makes node-postgres prepare the statement once per connection (ignored by PGlite). */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<QueryResult<R>>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction on one connection; commits on return, rolls back on throw. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string | undefined } // undefined = in memory
+  | { kind: 'postgres'; url: string; poolSize: number };
+
+// NUMERIC and BIGINT come back as strings from node-postgres; PGlite parses them differently
+// by default. Both are pinned to strings so that amounts stay exact and both drivers agree.
+const NUMERIC_OID = 1700;
+const INT8_OID = 20;
+
+export async function openDb(target: DatabaseTarget): Promise<Db> {
+  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, target.poolSize);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const identity = (v: string) => v;
+  const lite = await PGlite.create(dataDir, {
+    parsers: { [NUMERIC_OID]: identity, [INT8_OID]: identity },
+  });
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query(text, params) {
+      const res = await q.query(text, params as unknown[]);
+      return { rows: res.rows as never[], rowCount: res.affectedRows ?? res.rows.length };
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(lite),
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    close: () => lite.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  pg.types.setTypeParser(NUMERIC_OID, (v) => v);
+  pg.types.setTypeParser(INT8_OID, (v) => v);
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its connection emits 'error'; without a listener it would crash the process.
+  pool.on('error', () => {});
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query(text, params, name) {
+      const res = await c.query(name ? { name, text, values: params } : { text, values: params });
+      return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length };
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

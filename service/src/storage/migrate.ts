@@ -1,0 +1,26 @@
+// Versioned schema changes: plain numbered SQL files in ./migrations, applied in order by
+// node-pg-migrate, the same files on PGlite and on a PostgreSQL server. Applied at start-up
+// and by `billing migrate`; a failed migration throws and the process exits non-zero.
+import { runner } from 'node-pg-migrate';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export async function migrate(db: Db, log: (msg: string) => void = () => {}): Promise<string[]> {
+  // node-pg-migrate wants a pg client; our Queryable has the only method it uses.
+  const dbClient = { query: (text: string, params?: unknown[]) => db.query(text, params) };
+  const applied = await runner({
+    dbClient: dbClient as never,
+    dir: MIGRATIONS_DIR,
+    direction: 'up',
+    migrationsTable: 'schema_migrations',
+    count: Infinity,
+    // PGlite is one connection; a server uses the advisory lock so that replicas starting
+    // together do not run the same migration twice.
+    noLock: db.kind === 'pglite',
+    log,
+    logger: { info: log, warn: log, error: log, debug: () => {} },
+  });
+  return applied.map((m) => m.name);
+}
