@@ -1,5 +1,6 @@
 // One real PostgreSQL 15 server for the whole test run, started here and stopped afterwards.
 // Tests read its URL with inject('pgUrl'). Set TEST_DATABASE_URL to use an existing server.
+import 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './pg-server.ts';
 

@@ -1,0 +1,32 @@
+// Parses merchant_secret into a signing key that cannot leak: the secret lives only inside a
+// private field, so logging, JSON-serialising or inspecting the object never shows it.
+import { Keypair, StrKey, type Transaction } from '@stellar/stellar-sdk';
+import type { MerchantKey } from '../billing/pulls/vault-gateway.ts';
+
+export class SigningKey implements MerchantKey {
+  readonly publicKey: string;
+  #keypair: Keypair;
+
+  constructor(keypair: Keypair) {
+    this.#keypair = keypair;
+    this.publicKey = keypair.publicKey();
+  }
+
+  sign(tx: Transaction): void {
+    tx.sign(this.#keypair);
+  }
+
+  toJSON(): { publicKey: string } {
+    return { publicKey: this.publicKey };
+  }
+}
+
+export function parseSecret(secret: string): SigningKey | null {
+  if (!StrKey.isValidEd25519SecretSeed(secret)) return null;
+  return new SigningKey(Keypair.fromSecret(secret));
+}
+
+export function asSigningKey(key: MerchantKey): SigningKey {
+  if (!(key instanceof SigningKey)) throw new TypeError('merchant key was not parsed by the chain gateway');
+  return key;
+}
