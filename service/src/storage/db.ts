@@ -15,7 +15,8 @@ export interface Queryable {
 }
 
 export interface Db extends Queryable {
-  readonly kind: 'pglite' | 'postgres';
+  /** `none`: no database configured (see storage/unavailable-db.ts); every call fails. */
+  readonly kind: 'pglite' | 'postgres' | 'none';
   /** Runs fn in one transaction on one connection; commits on return, rolls back on throw. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -39,8 +40,16 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   const lite = await PGlite.create(dataDir, {
     parsers: { [NUMERIC_OID]: identity, [INT8_OID]: identity },
   });
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+  // PGlite's query() is the extended protocol: one statement only. Like node-postgres, a query
+  // without parameters goes through the simple protocol (exec), so multi-statement SQL such as a
+  // migration file works on both drivers; the last statement's result is returned.
+  const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
     async query(text, params) {
+      if (params === undefined || params.length === 0) {
+        const all = await q.exec(text);
+        const last = all[all.length - 1] ?? { rows: [], affectedRows: 0 };
+        return { rows: last.rows as never[], rowCount: last.affectedRows ?? last.rows.length };
+      }
       const res = await q.query(text, params as unknown[]);
       return { rows: res.rows as never[], rowCount: res.affectedRows ?? res.rows.length };
     },

@@ -1,0 +1,36 @@
+// buildApp(deps): the whole HTTP surface as a Fastify instance that never listens (main.ts does),
+// so tests drive it with app.inject and the benchmark with a real socket, through the same code.
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Deps } from './deps.ts';
+import { frameworkErrors, installErrorHandling } from './http/error-handler.ts';
+import { healthRoutes } from './http/routes/health.ts';
+import { merchantRoutes } from './http/routes/merchants.ts';
+import { planRoutes } from './http/routes/plans.ts';
+import { subscriptionRoutes } from './http/routes/subscriptions.ts';
+import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
+import { RequestLogController } from './http/request-log.ts';
+import { zodValidatorCompiler } from './http/validation.ts';
+
+// Every route of the service, in one list.
+const ROUTES = [healthRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes];
+
+export function buildApp(deps: Deps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.config.bodyLimitBytes,
+    logController: new RequestLogController(),
+    // While draining, Fastify would answer 503 in its own body shape; finishing the request instead
+    // is both correct and in our shape (the database is closed only after the server).
+    return503OnClosing: false,
+    frameworkErrors,
+  });
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Only JSON bodies are spoken here: text/plain gets 415 like any other type, not a string body.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app);
+
+  for (const routes of ROUTES) app.register(routes, { deps });
+  return app as unknown as FastifyInstance;
+}

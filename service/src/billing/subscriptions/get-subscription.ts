@@ -1,0 +1,13 @@
+// Reading a subscription, whatever became of its plan's merchant: it is the subscriber's record.
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+import type { Subscription } from '../model.ts';
+import type { SubscriptionsRepo } from '../ports.ts';
+
+export function makeGetSubscription(deps: { subscriptions: Pick<SubscriptionsRepo, 'findById'> }) {
+  return async function getSubscription({ input }: { ctx: Ctx; input: { id: string } }): Promise<Subscription> {
+    const subscription = await deps.subscriptions.findById(input.id);
+    if (!subscription) throw notFound('Subscription');
+    return subscription;
+  };
+}

@@ -1,0 +1,94 @@
+// The service's whole configuration: one Zod schema over the environment, parsed once by main.ts
+// and passed down. Code under test never reads process.env; tests call loadConfig with their own map.
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { DatabaseTarget } from './storage/db.ts';
+
+/** `none`: production without DATABASE_URL. Routes that need the database answer 500 instead. */
+export type DatabaseSetting = DatabaseTarget | { kind: 'none' };
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(0, 65535).default(3001),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\/./.test(v), 'must be memory:// or a postgres:// URL')
+    .optional(),
+  DB_POOL_SIZE: int(1, 1000).default(10),
+  SOROBAN_RPC_URL: httpUrl.default('https://soroban-testnet.stellar.org'),
+  STELLAR_NETWORK_PASSPHRASE: z.string().min(1).default('Test SDF Network ; September 2015'),
+  // Shape only (C + 55 base32 characters); the chain rejects a wrong checksum. Unset is a valid
+  // state: /trigger-pull reports it with the spec's message instead of the service refusing to start.
+  CONTRACT_ID: z
+    .string()
+    .regex(/^C[A-Z2-7]{55}$/, 'must be a contract id (C followed by 55 base32 characters)')
+    .optional(),
+  TX_POLL_TIMEOUT_MS: int(1, 600_000).default(30_000),
+  TX_POLL_INTERVAL_MS: int(1, 60_000).default(1_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(65_536),
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  database: DatabaseSetting;
+  sorobanRpcUrl: string;
+  networkPassphrase: string;
+  /** undefined until a vault contract is deployed and configured. */
+  contractId: string | undefined;
+  txPollTimeoutMs: number;
+  txPollIntervalMs: number;
+  logLevel: string;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Throws ConfigError listing every bad variable, one per line, so start-up fails with all of them at once. */
+export function loadConfig(env: Record<string, string | undefined>, cwd: string = process.cwd()): Config {
+  // `FOO=` in an env file means "not set", not "set to the empty string".
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    database: databaseSetting(e.DATABASE_URL, e.NODE_ENV, e.DB_POOL_SIZE, cwd),
+    sorobanRpcUrl: e.SOROBAN_RPC_URL,
+    networkPassphrase: e.STELLAR_NETWORK_PASSPHRASE,
+    contractId: e.CONTRACT_ID,
+    txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
+    txPollIntervalMs: e.TX_POLL_INTERVAL_MS,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}
+
+function databaseSetting(url: string | undefined, nodeEnv: Config['nodeEnv'], poolSize: number, cwd: string): DatabaseSetting {
+  if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
+  if (url !== undefined) return { kind: 'postgres', url, poolSize };
+  // Production billing data must never land silently in a local file: no URL means no database.
+  if (nodeEnv === 'production') return { kind: 'none' };
+  return { kind: 'pglite', dataDir: resolve(cwd, 'data') };
+}
+
+/** Where the data lives, for the start-up log line; never prints a password. */
+export function describeDatabase(db: DatabaseSetting): string {
+  if (db.kind === 'none') return 'none (NODE_ENV=production without DATABASE_URL)';
+  if (db.kind === 'pglite') return db.dataDir ? `embedded PGlite in ${db.dataDir}` : 'in-memory PGlite';
+  const u = new URL(db.url);
+  return `PostgreSQL at ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+}

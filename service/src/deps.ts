@@ -1,0 +1,80 @@
+// Composition root: the one place where configuration becomes objects. Built once at start-up
+// (main.ts) or per test file (test/support/app.ts); routes receive the result and build nothing.
+import { mkdirSync } from 'node:fs';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { makeCreateMerchant } from './billing/merchants/create-merchant.ts';
+import { makeDeleteMerchant } from './billing/merchants/delete-merchant.ts';
+import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
+import { makeCreatePlan } from './billing/plans/create-plan.ts';
+import { makeGetPlan } from './billing/plans/get-plan.ts';
+import { systemClock } from './billing/ports.ts';
+import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
+import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
+import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
+import { createLogger } from './logger.ts';
+import { guardDb } from './storage/database-errors.ts';
+import { openDb } from './storage/db.ts';
+import type { Db } from './storage/db.ts';
+import { createRepos, createUnitOfWork } from './storage/repos/repos.ts';
+import { unavailableDb } from './storage/unavailable-db.ts';
+
+export interface Verbs {
+  createMerchant: ReturnType<typeof makeCreateMerchant>;
+  getMerchant: ReturnType<typeof makeGetMerchant>;
+  deleteMerchant: ReturnType<typeof makeDeleteMerchant>;
+  createPlan: ReturnType<typeof makeCreatePlan>;
+  getPlan: ReturnType<typeof makeGetPlan>;
+  createSubscription: ReturnType<typeof makeCreateSubscription>;
+  getSubscription: ReturnType<typeof makeGetSubscription>;
+}
+
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Guarded: driver failures arrive as BillingError('DATABASE'); kind 'none' when unconfigured. */
+  db: Db;
+  repos: Repos;
+  uow: UnitOfWork;
+  verbs: Verbs;
+  // ── Pull work (written by the lead): `chain` (the Soroban gateway) and `pulls` (the trigger-pull
+  // verb) are added here and built in buildDeps below, next to the verbs they sit beside.
+}
+
+export interface DepsOverrides {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export async function openDatabase(config: Config): Promise<Db> {
+  const target = config.database;
+  if (target.kind === 'none') return unavailableDb();
+  // PGlite creates its own directory but not the parents; "./data" must work on a fresh clone.
+  if (target.kind === 'pglite' && target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  return guardDb(await openDb(target));
+}
+
+export function buildVerbs(repos: Repos, clock: Clock): Verbs {
+  return {
+    createMerchant: makeCreateMerchant(repos),
+    getMerchant: makeGetMerchant(repos),
+    deleteMerchant: makeDeleteMerchant(repos),
+    createPlan: makeCreatePlan(repos),
+    getPlan: makeGetPlan(repos),
+    createSubscription: makeCreateSubscription({ ...repos, clock }),
+    getSubscription: makeGetSubscription(repos),
+  };
+}
+
+export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const clock = overrides.clock ?? systemClock;
+  const db = await openDatabase(config);
+  const repos = createRepos(db);
+  return { config, logger, clock, db, repos, uow: createUnitOfWork(db), verbs: buildVerbs(repos, clock) };
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.db.close();
+}

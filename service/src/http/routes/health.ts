@@ -1,0 +1,26 @@
+// GET /health: 200 when the database answers a trivial query, 503 otherwise (including when no
+// database is configured), so a load balancer stops sending traffic to a replica that cannot serve.
+import type { RoutesPlugin } from '../route-plugin.ts';
+import { errorBody } from '../errors.ts';
+
+// A black-holed database must not hang the probe longer than a load balancer waits.
+const PROBE_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const healthRoutes: RoutesPlugin = async (app, { deps }) => {
+  app.get('/health', async (_request, reply) => {
+    try {
+      await withTimeout(deps.db.query('SELECT 1'), PROBE_TIMEOUT_MS);
+      return { status: 'ok' };
+    } catch (err) {
+      return reply.code(503).send({ status: 'unavailable', ...errorBody((err as Error).message) });
+    }
+  });
+};

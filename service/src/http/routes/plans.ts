@@ -1,0 +1,27 @@
+// POST /plans and GET /plans/{id} (spec section 4).
+import type { RoutesPlugin } from '../route-plugin.ts';
+import { ctxOf } from '../context.ts';
+import { IdParams } from '../schemas/common.ts';
+import { CreatePlanBody, planJson, planResponses, planWithMerchantJson } from '../schemas/plans.ts';
+
+export const planRoutes: RoutesPlugin = async (app, { deps }) => {
+  const { createPlan, getPlan } = deps.verbs;
+
+  app.post<{ Body: CreatePlanBody }>(
+    '/plans',
+    { schema: { body: CreatePlanBody, response: planResponses.create } },
+    async (request, reply) => {
+      const plan = await createPlan({ ctx: ctxOf(request), input: request.body });
+      return reply.code(201).send({ message: 'Plan created successfully', plan: planJson(plan) });
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/plans/:id',
+    { schema: { params: IdParams, response: planResponses.get } },
+    async (request) => {
+      const plan = await getPlan({ ctx: ctxOf(request), input: request.params });
+      return { plan: planWithMerchantJson(plan) };
+    },
+  );
+};

@@ -1,0 +1,54 @@
+// POST /plans and GET /plans/{id}: request and response shapes. Field order in CreatePlanBody is
+// the spec's order, and it decides which field a 400 names when several are wrong.
+import { z } from 'zod';
+import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
+import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, tokenAmount, toIso, uuidField } from './common.ts';
+
+export const CreatePlanBody = jsonBody({
+  merchant_id: uuidField('merchant_id'),
+  name: nonBlank('name'),
+  token_amount: tokenAmount,
+  interval_seconds: intervalSeconds,
+});
+export type CreatePlanBody = z.infer<typeof CreatePlanBody>;
+
+export const PlanJson = z.strictObject({
+  id: z.uuid(),
+  merchant_id: z.uuid(),
+  name: z.string(),
+  token_amount: z.number(),
+  interval_seconds: z.number().int(),
+  created_at: isoTimestamp,
+});
+export type PlanJson = z.infer<typeof PlanJson>;
+
+export const planJson = (p: Plan): PlanJson => ({
+  id: p.id,
+  merchant_id: p.merchant_id,
+  name: p.name,
+  // The JSON number the spec asks for; exact up to float precision, the stored value stays exact.
+  token_amount: Number(p.token_amount),
+  interval_seconds: p.interval_seconds,
+  created_at: toIso(p.created_at),
+});
+
+export const CreatePlanResponse = z.strictObject({ message: z.literal('Plan created successfully'), plan: PlanJson });
+export type CreatePlanResponse = z.infer<typeof CreatePlanResponse>;
+
+// product.md: the checkout needs the merchant's wallet to create the subscriber's vault.
+export const GetPlanResponse = z.strictObject({
+  plan: PlanJson.extend({
+    merchant: z.strictObject({ id: z.uuid(), name: z.string(), wallet_address: z.string() }),
+  }),
+});
+export type GetPlanResponse = z.infer<typeof GetPlanResponse>;
+
+export const planWithMerchantJson = (p: PlanWithMerchant): GetPlanResponse['plan'] => ({
+  ...planJson(p),
+  merchant: { id: p.merchant.id, name: p.merchant.name, wallet_address: p.merchant.wallet_address },
+});
+
+export const planResponses = {
+  create: { 201: responseSchema(CreatePlanResponse) },
+  get: { 200: responseSchema(GetPlanResponse) },
+};

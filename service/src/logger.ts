@@ -1,0 +1,48 @@
+// The service's pino logger (Fastify logs through it). No log line may hold a secret: the key
+// `merchant_secret` is censored wherever it appears, and any Stellar secret seed (S + 55 base32
+// characters) is masked inside strings and error messages, whatever field carries it. Request
+// bodies are never logged: the request log line has method, path (no query), status and time.
+import pino from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+
+const SECRET_SEED = /S[A-Z2-7]{55}/g;
+const MASK = '[REDACTED]';
+
+export function scrubSecrets(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_SEED, MASK);
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (value instanceof Error) {
+    // Errors are copied only when they actually carry a seed, so their type survives otherwise.
+    const text = `${value.message}\n${value.stack ?? ''}`;
+    if (!new RegExp(SECRET_SEED.source).test(text)) return value;
+    return { type: value.name, message: scrubSecrets(value.message), stack: scrubSecrets(value.stack) };
+  }
+  if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, depth + 1));
+  // Class instances (Fastify's request and reply) are left to their serializers.
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === 'merchant_secret' ? MASK : scrubSecrets(v, depth + 1);
+  return out;
+}
+
+export interface LoggerOptions {
+  level: string;
+  /** Where lines go; stdout when omitted. Tests pass a stream to read what was logged. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      // Paths pino censors structurally; scrubSecrets below also covers the key at any depth.
+      redact: { paths: ['merchant_secret', '*.merchant_secret', 'req.body', 'body'], censor: MASK },
+      hooks: {
+        logMethod(args, method) {
+          return method.apply(this, args.map((a) => scrubSecrets(a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    options.destination,
+  );
+}

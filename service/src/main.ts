@@ -1,0 +1,56 @@
+// The process: read the environment once, build dependencies, bring the schema up to date,
+// listen, and on SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
+import { buildApp } from './app.ts';
+import { ConfigError, describeDatabase, loadConfig } from './config.ts';
+import type { Config } from './config.ts';
+import { buildDeps, closeDeps } from './deps.ts';
+import { migrate } from './storage/migrate.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const deps = await buildDeps(config);
+  const log = deps.logger;
+  log.info(`database: ${describeDatabase(config.database)}`);
+  if (config.database.kind === 'none') {
+    log.warn('NODE_ENV=production without DATABASE_URL: routes that need the database answer 500');
+  } else {
+    const applied = await migrate(deps.db, (msg) => log.debug(msg));
+    log.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
+  }
+  if (!config.contractId) log.warn('CONTRACT_ID is not set: /trigger-pull will answer 500 until it is');
+
+  const app = buildApp(deps);
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
+    log.info(`${signal}: closing`);
+    await app.close();
+    await closeDeps(deps);
+    process.exit(0);
+  };
+  process.on('SIGTERM', (s) => void stop(s));
+  process.on('SIGINT', (s) => void stop(s));
+}
+
+main().catch((err: unknown) => {
+  console.error('start-up failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+// Plans table. interval_seconds is bigint in SQL, which both drivers hand back as text (db.ts
+// pins that); it is a safe integer by construction (the API caps it), so it becomes a number here.
+// token_amount stays text: it is exact decimal and only the HTTP edge turns it into JSON.
+import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
+import type { NewPlan, PlansRepo } from '../../billing/ports.ts';
+import type { Queryable } from '../db.ts';
+
+type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
+type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
+
+const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, created_at';
+
+const toPlan = (r: PlanRow): Plan => ({
+  id: r.id,
+  merchant_id: r.merchant_id,
+  name: r.name,
+  token_amount: r.token_amount,
+  interval_seconds: Number(r.interval_seconds),
+  created_at: r.created_at,
+});
+
+// The hot read behind GET /plans/{id}: one round trip for the plan and its live owner.
+const FIND_OFFERED = `
+  SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.created_at,
+         m.name AS merchant_name, m.wallet_address AS merchant_wallet_address
+    FROM plans p
+    JOIN merchants m ON m.id = p.merchant_id
+   WHERE p.id = $1 AND m.deleted_at IS NULL`;
+
+export function createPlansRepo(db: Queryable): PlansRepo {
+  return {
+    async insert(input: NewPlan) {
+      const res = await db.query<PlanRow>(
+        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds)
+         VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [input.merchant_id, input.name, input.token_amount, input.interval_seconds],
+      );
+      return toPlan(res.rows[0]);
+    },
+
+    async findById(id: string) {
+      const res = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE id = $1`, [id], 'plans_find_by_id');
+      return res.rows[0] ? toPlan(res.rows[0]) : null;
+    },
+
+    async findOffered(id: string): Promise<PlanWithMerchant | null> {
+      const res = await db.query<OfferedRow>(FIND_OFFERED, [id], 'plans_find_offered');
+      const row = res.rows[0];
+      if (!row) return null;
+      return {
+        ...toPlan(row),
+        merchant: { id: row.merchant_id, name: row.merchant_name, wallet_address: row.merchant_wallet_address },
+      };
+    },
+  };
+}
