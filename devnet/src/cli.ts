@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// `npm start -w devnet`: run the devnet standalone. --json prints exactly one line
+// of JSON on stdout (for scripts); otherwise a readable summary.
+import { parseArgs } from 'node:util';
+import { startDevnet, type Devnet } from './index.ts';
+
+function intFlag(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    process.stderr.write(`--${name} must be a non-negative integer\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'ledger-ms': { type: 'string' },
+    accounts: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const devnet = await startDevnet({
+  port: intFlag(values.port, 'port', 8000),
+  host: values.host ?? '127.0.0.1',
+  ledgerMs: intFlag(values['ledger-ms'], 'ledger-ms', 5000),
+  accounts: intFlag(values.accounts, 'accounts', 5),
+});
+
+if (values.json) {
+  process.stdout.write(`${JSON.stringify(summary(devnet))}\n`);
+} else {
+  printHuman(devnet);
+}
+
+function summary(d: Devnet) {
+  return {
+    rpcUrl: d.rpcUrl,
+    controlUrl: d.controlUrl,
+    passphrase: d.passphrase,
+    ledgerMs: d.ledgerMs,
+    contracts: d.contracts,
+    tokenAdmin: d.tokenAdmin,
+    accounts: d.accounts,
+  };
+}
+
+function printHuman(d: Devnet): void {
+  const lines = [
+    'Local Soroban devnet running',
+    `  RPC URL      ${d.rpcUrl}`,
+    `  Control API  ${d.controlUrl}`,
+    `  Passphrase   ${d.passphrase}`,
+    `  Ledger close ${d.ledgerMs > 0 ? `every ${d.ledgerMs} ms` : 'on demand (POST /control/close-ledger)'}`,
+    `  Vault        ${d.contracts.vault}`,
+    `  Token (USDC) ${d.contracts.token}`,
+    `  Token admin  ${d.tokenAdmin.publicKey}  ${d.tokenAdmin.secret}`,
+    'Funded test accounts (10,000 XLM each; throwaway keys, never use them elsewhere):',
+    ...d.accounts.map((a, i) => `  ${i}: ${a.publicKey}  ${a.secret}`),
+    'Ctrl-C to stop.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+let closing = false;
+const shutdown = () => {
+  if (closing) return;
+  closing = true;
+  devnet.close().then(() => process.exit(0));
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

@@ -1,0 +1,134 @@
+// The control surface beside the RPC: funding, minting, time, ledger closing,
+// faults, snapshots. The HTTP routes and the programmatic API both call these.
+import { Address, StrKey, xdr } from '@stellar/stellar-sdk';
+import { accountEntry, balanceOf, FRIENDBOT_XLM, withAccount } from '../ledger/accounts.ts';
+import type { LedgerClock } from '../ledger/clock.ts';
+import type { FaultSpec } from '../ledger/faults.ts';
+import type { Submission } from '../ledger/history.ts';
+import { accountKey, keyId } from '../ledger/keys.ts';
+import type { Network } from '../ledger/network.ts';
+import { addr, i128 } from '../host/scval.ts';
+import { invoke } from '../tx/invoke.ts';
+
+export class ControlError extends Error {}
+
+export type DevnetState = { sequence: number; closeTime: number; paused: boolean; ledgerMs: number; queued: number };
+
+export class DevnetControl {
+  private readonly net: Network;
+  private readonly clock: LedgerClock;
+
+  constructor(net: Network, clock: LedgerClock) {
+    this.net = net;
+    this.clock = clock;
+  }
+
+  /** Friendbot-style: creates the account with 10,000 XLM, or tops it up by that much. */
+  fund(address: string): { address: string; balance: string } {
+    if (!StrKey.isValidEd25519PublicKey(address)) throw new ControlError('address must be a G… account id');
+    const id = keyId(accountKey(address));
+    const seq = this.net.latest.sequence;
+    const existing = this.net.state.get(id);
+    const data = existing
+      ? withAccount(existing.data, { balance: balanceOf(existing.data) + FRIENDBOT_XLM })
+      : accountEntry(address, FRIENDBOT_XLM, BigInt(seq) << 32n);
+    this.net.state.set(id, { data, lastModified: seq });
+    return { address, balance: balanceOf(data).toString() };
+  }
+
+  /** Mints raw token units to a G… or C… address, as the devnet-held token admin. */
+  mint(to: string, amount: string): { to: string; amount: string } {
+    if (!StrKey.isValidEd25519PublicKey(to) && !StrKey.isValidContract(to)) throw new ControlError('to must be a G… or C… address');
+    if (!/^\d+$/.test(amount)) throw new ControlError('amount must be a non-negative integer string of raw units');
+    const { tokenAdmin, token } = this.net.genesis;
+    const out = invoke({
+      state: this.net.state,
+      contracts: this.net.contracts,
+      ledgerSeq: this.net.latest.sequence,
+      timestamp: BigInt(this.net.latest.closeTime),
+      networkId: this.net.networkId,
+      source: tokenAdmin.publicKey(),
+      hostFunction: mintCall(token, to, BigInt(amount)),
+      authEntries: [],
+      authMode: 'record',
+      access: { kind: 'record' },
+    });
+    if (out.error) throw new ControlError(`mint failed: ${out.error.message}`);
+    out.storage.commit();
+    return { to, amount };
+  }
+
+  advanceTime(seconds: number): DevnetState {
+    if (!Number.isInteger(seconds) || seconds < 0) throw new ControlError('seconds must be a non-negative integer');
+    this.net.timeOffset += seconds;
+    return this.state();
+  }
+
+  closeLedger(): { sequence: number; closeTime: number } {
+    const l = this.net.closeLedger();
+    return { sequence: l.sequence, closeTime: l.closeTime };
+  }
+
+  pause(): DevnetState {
+    this.clock.pause();
+    return this.state();
+  }
+
+  resume(): DevnetState {
+    this.clock.resume();
+    return this.state();
+  }
+
+  fault(spec: FaultSpec): { armed: number } {
+    this.net.faults.add(spec);
+    return { armed: this.net.faults.list().length };
+  }
+
+  clearFaults(): { armed: number } {
+    this.net.faults.clear();
+    return { armed: 0 };
+  }
+
+  reset(): DevnetState {
+    this.net.reset();
+    return this.state();
+  }
+
+  snapshot(): { id: string } {
+    return { id: this.net.snapshot() };
+  }
+
+  restore(id: string): DevnetState {
+    if (!this.net.restore(id)) throw new ControlError(`unknown snapshot ${id}`);
+    return this.state();
+  }
+
+  state(): DevnetState {
+    return {
+      sequence: this.net.latest.sequence,
+      closeTime: this.net.latest.closeTime,
+      paused: this.clock.paused,
+      ledgerMs: this.net.ledgerMs,
+      queued: this.net.queue.length,
+    };
+  }
+
+  transactions(): Submission[] {
+    return this.net.submissions.map((s) => ({ ...s }));
+  }
+
+  rpcCalls(): Record<string, number> {
+    return Object.fromEntries(this.net.rpcCalls);
+  }
+}
+
+
+function mintCall(token: string, to: string, amount: bigint): xdr.HostFunction {
+  return xdr.HostFunction.hostFunctionTypeInvokeContract(
+    new xdr.InvokeContractArgs({
+      contractAddress: new Address(token).toScAddress(),
+      functionName: 'mint',
+      args: [addr(to), i128(amount)],
+    }),
+  );
+}

@@ -1,0 +1,175 @@
+// One host invocation: call frames, diagnostics, storage access and auth, producing
+// either a return value or a HostError plus the event log the real host would show.
+import { StrKey, xdr } from '@stellar/stellar-sdk';
+import type { AuthManager } from './auth.ts';
+import type { Contract, DeployedContract, Durability, Env } from './contract.ts';
+import { diagnosticData, type HostEvent } from './events.ts';
+import { HostError, type ErrorCode, type ErrorType } from './host-error.ts';
+import { str, sym, vec } from './scval.ts';
+import { FootprintError, type StorageView } from './storage-view.ts';
+import { codeKey, contractDataKey, instanceKey } from '../ledger/keys.ts';
+import type { StoredEntry } from '../ledger/ledger-state.ts';
+
+export type Frame = { contract: string; fn: string; args: xdr.ScVal[]; eventStart: number };
+
+export type HostContext = {
+  storage: StorageView;
+  auth: AuthManager;
+  contracts: Map<string, DeployedContract>;
+  ledgerSeq: number;
+  timestamp: bigint;
+  maxEntryTtl: number;
+};
+
+// A crude, deterministic instruction meter: enough to size resources and to let a
+// too-small declared budget fail, not a model of the real cost tables.
+export const COST = { call: 900_000, read: 60_000, write: 120_000, event: 30_000, verify: 380_000 };
+
+export class Host {
+  readonly events: HostEvent[] = [];
+  readonly frames: Frame[] = [];
+  instructions = 0;
+  readonly ctx: HostContext;
+
+  constructor(ctx: HostContext) {
+    this.ctx = ctx;
+  }
+
+  get storage(): StorageView {
+    return this.ctx.storage;
+  }
+
+  currentContract(): string | null {
+    return this.frames.at(-1)?.contract ?? null;
+  }
+
+  /** Records the `error` diagnostic in the current contract's name and throws. */
+  fail(type: ErrorType, code: ErrorCode | number, message: string, args: xdr.ScVal[]): never {
+    const err = new HostError(type, code);
+    this.diagnostic(this.currentContract(), [sym('error'), err.toScVal()], [str(message), ...args]);
+    throw err;
+  }
+
+  diagnostic(contractId: string | null, topics: xdr.ScVal[], args: xdr.ScVal[]): void {
+    this.events.push({ kind: 'diagnostic', contractId, topics, data: diagnosticData(args), failed: false });
+  }
+
+  /** Reads a ledger entry, turning a footprint miss into the host's Storage error. */
+  read(key: xdr.LedgerKey, what: string, subject: xdr.ScVal): StoredEntry | undefined {
+    this.instructions += COST.read;
+    try {
+      return this.storage.get(key);
+    } catch (e) {
+      if (e instanceof FootprintError) this.outsideFootprint(what, subject);
+      throw e;
+    }
+  }
+
+  write(key: xdr.LedgerKey, data: xdr.LedgerEntryData | null, liveUntil: number | undefined, what: string, subject: xdr.ScVal): void {
+    this.instructions += COST.write;
+    try {
+      if (data) this.storage.put(key, data, liveUntil);
+      else this.storage.remove(key);
+    } catch (e) {
+      if (e instanceof FootprintError) this.outsideFootprint(what, subject);
+      throw e;
+    }
+  }
+
+  private outsideFootprint(what: string, subject: xdr.ScVal): never {
+    return this.fail('Storage', 'ExceededLimit', `trying to access ${what} outside of the footprint`, [subject]);
+  }
+
+  invoke(contract: string, fn: string, args: xdr.ScVal[]): xdr.ScVal {
+    const caller = this.currentContract();
+    this.diagnostic(caller, [sym('fn_call'), xdr.ScVal.scvBytes(StrKey.decodeContract(contract)), sym(fn)], args);
+    const frame: Frame = { contract, fn, args, eventStart: this.events.length };
+    this.frames.push(frame);
+    try {
+      this.instructions += COST.call;
+      const impl = this.load(contract);
+      const result = impl.call(this.env(frame), fn, args);
+      this.diagnostic(contract, [sym('fn_return'), sym(fn)], [result]);
+      this.frames.pop();
+      return result;
+    } catch (e) {
+      this.frames.pop();
+      if (!(e instanceof HostError) || caller === null) throw e;
+      // A failed sub-call: its events are rolled back (printed as "Failed … not emitted"),
+      // then the calling Wasm frame reports the failed `call` host function and traps
+      // with the callee's error code (host.rs, vm/dispatch.rs).
+      for (let i = frame.eventStart; i < this.events.length; i++) this.events[i].failed = true;
+      const errVal = e.toScVal();
+      this.diagnostic(caller, [sym('error'), errVal], [str('contract call failed'), sym(fn), vec(args)]);
+      this.diagnostic(caller, [sym('error'), errVal], [str('escalating error to VM trap from failed host function call: call')]);
+      throw new HostError(e.errorType, e.errorCode);
+    }
+  }
+
+  private load(contract: string): Contract {
+    const deployed = this.ctx.contracts.get(contract);
+    const address = xdr.ScVal.scvAddress(StrKeyAddress(contract));
+    const instance = this.read(instanceKey(contract), 'contract instance key', address);
+    if (!deployed || !instance) {
+      return this.fail('Storage', 'MissingValue', 'trying to get non-existing value for contract instance', [address]);
+    }
+    if (deployed.wasmHash) {
+      const code = this.read(codeKey(deployed.wasmHash), 'contract code key', xdr.ScVal.scvBytes(deployed.wasmHash));
+      if (!code) return this.fail('Storage', 'MissingValue', 'trying to get non-existing contract code entry', []);
+    }
+    return deployed.impl;
+  }
+
+  private env(frame: Frame): Env {
+    const host = this;
+    const dataKey = (key: xdr.ScVal, d: Durability) => contractDataKey(frame.contract, key, d);
+    const defaultTtl = (d: Durability) => this.ctx.ledgerSeq + (d === 'persistent' ? 120_960 : 720) - 1;
+    return {
+      contract: frame.contract,
+      ledgerSequence: () => host.ctx.ledgerSeq,
+      ledgerTimestamp: () => host.ctx.timestamp,
+      maxLiveUntil: () => host.ctx.ledgerSeq + host.ctx.maxEntryTtl - 1,
+      requireAuth: (address) => host.ctx.auth.require(host, address),
+      getData(key, d) {
+        const e = host.read(dataKey(key, d), 'contract storage key', key);
+        return e?.data.contractData().val();
+      },
+      setData(key, val, d, liveUntil) {
+        const k = dataKey(key, d);
+        const prior = host.read(k, 'contract storage key', key);
+        const data = xdr.LedgerEntryData.contractData(
+          new xdr.ContractDataEntry({
+            ext: new xdr.ExtensionPoint(0),
+            contract: k.contractData().contract(),
+            key,
+            durability: k.contractData().durability(),
+            val,
+          }),
+        );
+        host.write(k, data, Math.max(liveUntil ?? 0, prior?.liveUntil ?? defaultTtl(d)), 'contract storage key', key);
+      },
+      removeData(key, d) {
+        host.write(dataKey(key, d), null, undefined, 'contract storage key', key);
+      },
+      instanceValue(key) {
+        const e = host.storage.get(instanceKey(frame.contract));
+        const storage = e?.data.contractData().val().instance().storage() ?? [];
+        return storage.find((m) => m.key().toXDR('base64') === key.toXDR('base64'))?.val();
+      },
+      emit(topics, data) {
+        host.instructions += COST.event;
+        host.events.push({ kind: 'contract', contractId: frame.contract, topics, data, failed: false });
+      },
+      call: (contract, fn, args) => host.invoke(contract, fn, args),
+      panic(_message) {
+        // soroban-sdk's release panic handler executes `unreachable`; the text never leaves the VM.
+        return host.fail('WasmVm', 'InvalidAction', 'VM call trapped: UnreachableCodeReached', [sym(frame.fn)]);
+      },
+      fail: (code, message, args) => host.fail('Contract', code, message, args),
+    };
+  }
+}
+
+function StrKeyAddress(contract: string): xdr.ScAddress {
+  return xdr.ScAddress.scAddressTypeContract(StrKey.decodeContract(contract) as unknown as xdr.ContractId);
+}

@@ -1,0 +1,56 @@
+// Small ScVal builders and readers shared by the host and the contracts.
+// Contracts take and return ScVals, exactly as a Wasm contract sees them.
+import { Address, xdr } from '@stellar/stellar-sdk';
+
+export const sym = (s: string): xdr.ScVal => xdr.ScVal.scvSymbol(s);
+export const str = (s: string): xdr.ScVal => xdr.ScVal.scvString(s);
+export const u32 = (n: number): xdr.ScVal => xdr.ScVal.scvU32(n);
+export const u64 = (n: bigint): xdr.ScVal => xdr.ScVal.scvU64(xdr.Uint64.fromString(n.toString()));
+export const bool = (b: boolean): xdr.ScVal => xdr.ScVal.scvBool(b);
+export const vec = (items: xdr.ScVal[]): xdr.ScVal => xdr.ScVal.scvVec(items);
+export const voidVal = (): xdr.ScVal => xdr.ScVal.scvVoid();
+export const addr = (strkey: string): xdr.ScVal => new Address(strkey).toScVal();
+
+const MASK64 = (1n << 64n) - 1n;
+
+export function i128(n: bigint): xdr.ScVal {
+  const lo = n & MASK64;
+  const hi = BigInt.asIntN(64, n >> 64n);
+  return xdr.ScVal.scvI128(
+    new xdr.Int128Parts({ hi: xdr.Int64.fromString(hi.toString()), lo: xdr.Uint64.fromString(lo.toString()) }),
+  );
+}
+
+/** A `#[contracttype]` struct: an ScMap keyed by Symbols, sorted as the host requires. */
+export function struct(fields: Record<string, xdr.ScVal>): xdr.ScVal {
+  const names = Object.keys(fields).sort(compareSymbols);
+  return xdr.ScVal.scvMap(names.map((k) => new xdr.ScMapEntry({ key: sym(k), val: fields[k] })));
+}
+
+// Symbols order by their bytes (ASCII), not by locale.
+function compareSymbols(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function readI128(v: xdr.ScVal): bigint {
+  const parts = v.i128();
+  const hi = BigInt(parts.hi().toString());
+  const lo = BigInt(parts.lo().toString());
+  return (hi << 64n) | lo;
+}
+
+export const readU64 = (v: xdr.ScVal): bigint => BigInt(v.u64().toString());
+export const readU32 = (v: xdr.ScVal): number => v.u32();
+export const readAddress = (v: xdr.ScVal): string => Address.fromScVal(v).toString();
+
+/** Field of a struct-shaped ScMap, or undefined. */
+export function field(map: xdr.ScVal, name: string): xdr.ScVal | undefined {
+  for (const e of map.map() ?? []) {
+    if (e.key().switch() === xdr.ScValType.scvSymbol() && e.key().sym().toString() === name) return e.val();
+  }
+  return undefined;
+}
+
+export function scvEquals(a: xdr.ScVal, b: xdr.ScVal): boolean {
+  return a.toXDR('base64') === b.toXDR('base64');
+}

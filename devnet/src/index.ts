@@ -1,0 +1,75 @@
+// Programmatic entry point: start a devnet in-process (tests, demo, benchmarks).
+import type { AddressInfo } from 'node:net';
+import { DevnetControl } from './control/controls.ts';
+import { LedgerClock } from './ledger/clock.ts';
+import { DEFAULT_PASSPHRASE } from './ledger/genesis.ts';
+import { Network } from './ledger/network.ts';
+import { createDevnetServer } from './server.ts';
+import { applyLedger } from './tx/apply.ts';
+
+export type DevnetOptions = {
+  /** 0 (default here) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Ledger period; 0 closes ledgers only on demand. Default 5000. */
+  ledgerMs?: number;
+  /** Funded test accounts. Default 5. */
+  accounts?: number;
+  passphrase?: string;
+};
+
+export type KeyPairInfo = { publicKey: string; secret: string };
+
+export type Devnet = {
+  rpcUrl: string;
+  controlUrl: string;
+  passphrase: string;
+  ledgerMs: number;
+  contracts: { vault: string; token: string };
+  tokenAdmin: KeyPairInfo;
+  accounts: KeyPairInfo[];
+  control: DevnetControl;
+  close(): Promise<void>;
+};
+
+export { DevnetControl } from './control/controls.ts';
+export type { DevnetState } from './control/controls.ts';
+export type { FaultSpec } from './ledger/faults.ts';
+export type { Submission } from './ledger/history.ts';
+
+export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
+  const ledgerMs = opts.ledgerMs ?? 5000;
+  const net = new Network(
+    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs },
+    applyLedger,
+  );
+  const clock = new LedgerClock(net);
+  const control = new DevnetControl(net, clock);
+  const server = createDevnetServer(net, control);
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  clock.start();
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { genesis } = net;
+  const info = (k: { publicKey(): string; secret(): string }) => ({ publicKey: k.publicKey(), secret: k.secret() });
+  return {
+    rpcUrl: `${base}/`,
+    controlUrl: `${base}/control`,
+    passphrase: net.passphrase,
+    ledgerMs,
+    contracts: { vault: genesis.vault, token: genesis.token },
+    tokenAdmin: info(genesis.tokenAdmin),
+    accounts: genesis.accounts.map(info),
+    control,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clock.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

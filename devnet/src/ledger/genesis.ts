@@ -1,0 +1,96 @@
+// Genesis: deterministic keys, contract ids and the initial ledger entries.
+// Everything is derived from fixed labels, so every run of the devnet has the same
+// accounts and contract ids (for a given passphrase).
+import { Address, Asset, hash, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+import { accountEntry, FRIENDBOT_XLM } from './accounts.ts';
+import { codeKey, instanceKey, accountKey, keyId } from './keys.ts';
+import { LedgerState } from './ledger-state.ts';
+import type { DeployedContract } from '../host/contract.ts';
+import { stellarAssetContract, tokenInstanceStorage } from '../contracts/token.ts';
+import { subscriptionVault } from '../contracts/vault.ts';
+
+export const DEFAULT_PASSPHRASE = 'Local Billing Devnet ; 2026';
+export const TOKEN_CODE = 'USDC';
+export const GENESIS_SEQUENCE = 1;
+const LONG_TTL = 3_110_400;
+
+export const deriveKeypair = (label: string): Keypair =>
+  Keypair.fromRawEd25519Seed(hash(Buffer.from(`billing-devnet:${label}`)));
+
+export type Genesis = {
+  tokenAdmin: Keypair;
+  accounts: Keypair[];
+  token: string;
+  vault: string;
+  contracts: Map<string, DeployedContract>;
+  state: LedgerState;
+};
+
+export function buildGenesis(passphrase: string, accountCount: number): Genesis {
+  const tokenAdmin = deriveKeypair('token-admin');
+  const accounts = Array.from({ length: accountCount }, (_, i) => deriveKeypair(`account/${i}`));
+  const token = new Asset(TOKEN_CODE, tokenAdmin.publicKey()).contractId(passphrase);
+  const vaultWasmHash = hash(Buffer.from('billing-devnet:subscription-vault-wasm'));
+  const vault = deployedContractId(passphrase, tokenAdmin.publicKey(), hash(Buffer.from('subscription-vault')));
+
+  const state = new LedgerState();
+  const startSeq = BigInt(GENESIS_SEQUENCE) << 32n;
+  for (const kp of [tokenAdmin, ...accounts]) {
+    state.set(keyId(accountKey(kp.publicKey())), {
+      data: accountEntry(kp.publicKey(), FRIENDBOT_XLM, startSeq),
+      lastModified: GENESIS_SEQUENCE,
+    });
+  }
+  const tokenName = `${TOKEN_CODE}:${tokenAdmin.publicKey()}`;
+  putInstance(state, token, xdr.ContractExecutable.contractExecutableStellarAsset(),
+    tokenInstanceStorage(tokenAdmin.publicKey(), tokenName, TOKEN_CODE));
+  putInstance(state, vault, xdr.ContractExecutable.contractExecutableWasm(vaultWasmHash), []);
+  state.set(keyId(codeKey(vaultWasmHash)), {
+    data: xdr.LedgerEntryData.contractCode(
+      new xdr.ContractCodeEntry({
+        ext: new xdr.ContractCodeEntryExt(0),
+        hash: vaultWasmHash,
+        // Stand-in bytes: the vault runs as TypeScript, but its code entry exists as on chain.
+        code: Buffer.from('\0asm devnet subscription vault'),
+      }),
+    ),
+    lastModified: GENESIS_SEQUENCE,
+    liveUntil: GENESIS_SEQUENCE + LONG_TTL,
+  });
+
+  const contracts = new Map<string, DeployedContract>([
+    [token, { id: token, impl: stellarAssetContract }],
+    [vault, { id: vault, impl: subscriptionVault, wasmHash: vaultWasmHash }],
+  ]);
+  return { tokenAdmin, accounts, token, vault, contracts, state };
+}
+
+function putInstance(state: LedgerState, id: string, executable: xdr.ContractExecutable, storage: xdr.ScMapEntry[]) {
+  const key = instanceKey(id);
+  state.set(keyId(key), {
+    data: xdr.LedgerEntryData.contractData(
+      new xdr.ContractDataEntry({
+        ext: new xdr.ExtensionPoint(0),
+        contract: key.contractData().contract(),
+        key: key.contractData().key(),
+        durability: xdr.ContractDataDurability.persistent(),
+        val: xdr.ScVal.scvContractInstance(new xdr.ScContractInstance({ executable, storage })),
+      }),
+    ),
+    lastModified: GENESIS_SEQUENCE,
+    liveUntil: GENESIS_SEQUENCE + LONG_TTL,
+  });
+}
+
+/** The id a deployer at `deployer` with `salt` gets (HashIdPreimage CONTRACT_ID, from address). */
+function deployedContractId(passphrase: string, deployer: string, salt: Buffer): string {
+  const preimage = xdr.HashIdPreimage.envelopeTypeContractId(
+    new xdr.HashIdPreimageContractId({
+      networkId: hash(Buffer.from(passphrase)),
+      contractIdPreimage: xdr.ContractIdPreimage.contractIdPreimageFromAddress(
+        new xdr.ContractIdPreimageFromAddress({ address: new Address(deployer).toScAddress(), salt }),
+      ),
+    }),
+  );
+  return StrKey.encodeContract(hash(preimage.toXDR()));
+}

@@ -1,0 +1,39 @@
+// The live ledger: every entry by its base64 LedgerKey. Stored entries are never
+// mutated in place, so a snapshot is a shallow copy of the map.
+import type { xdr } from '@stellar/stellar-sdk';
+
+export type StoredEntry = {
+  data: xdr.LedgerEntryData;
+  lastModified: number;
+  /** TTL of contract data/code; absent for classic entries. */
+  liveUntil?: number;
+};
+
+export class LedgerState {
+  private entries: Map<string, StoredEntry>;
+
+  constructor(entries?: Map<string, StoredEntry>) {
+    this.entries = entries ?? new Map();
+  }
+
+  get(id: string): StoredEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  set(id: string, entry: StoredEntry): void {
+    this.entries.set(id, entry);
+  }
+
+  delete(id: string): void {
+    this.entries.delete(id);
+  }
+
+  clone(): LedgerState {
+    return new LedgerState(new Map(this.entries));
+  }
+}
+
+/** A temporary entry past its TTL is gone; persistent ones are treated as auto-restored. */
+export function isLive(entry: StoredEntry, temporary: boolean, ledgerSeq: number): boolean {
+  return !temporary || entry.liveUntil === undefined || entry.liveUntil >= ledgerSeq;
+}

@@ -1,0 +1,37 @@
+// getLedgerEntries: LedgerEntryData (not LedgerEntry) per found key, in request
+// order, missing keys omitted, TTL only for contract entries (§1.5).
+import { xdr } from '@stellar/stellar-sdk';
+import { invalidParams, type Method } from '../jsonrpc.ts';
+import { isTemporary } from '../../ledger/keys.ts';
+import { isLive } from '../../ledger/ledger-state.ts';
+
+const MAX_KEYS = 200;
+const EXT_V0 = new xdr.LedgerEntryExt(0).toXDR('base64');
+
+export const getLedgerEntries: Method = (net, params) => {
+  const keys = params.keys;
+  if (!Array.isArray(keys)) throw invalidParams('keys must be an array of base64 LedgerKeys');
+  if (keys.length > MAX_KEYS) throw invalidParams(`key count (${keys.length}) exceeds maximum supported (${MAX_KEYS})`);
+  const seq = net.latest.sequence;
+  const entries = [];
+  for (const [i, k] of keys.entries()) {
+    let key: xdr.LedgerKey;
+    try {
+      key = xdr.LedgerKey.fromXDR(String(k), 'base64');
+    } catch {
+      throw invalidParams(`cannot unmarshal key value ${k} at index ${i}`);
+    }
+    if (key.switch().name === 'ttl') throw invalidParams('ledger ttl entries cannot be queried directly');
+    const id = key.toXDR('base64');
+    const stored = net.state.get(id);
+    if (!stored || !isLive(stored, isTemporary(key), seq)) continue;
+    entries.push({
+      key: id,
+      xdr: stored.data.toXDR('base64'),
+      lastModifiedLedgerSeq: stored.lastModified,
+      ...(stored.liveUntil !== undefined && { liveUntilLedgerSeq: stored.liveUntil }),
+      extXdr: EXT_V0,
+    });
+  }
+  return { entries, latestLedger: seq };
+};

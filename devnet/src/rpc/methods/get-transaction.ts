@@ -1,0 +1,33 @@
+import { invalidParams, type Method } from '../jsonrpc.ts';
+import { GENESIS_SEQUENCE } from '../../ledger/genesis.ts';
+
+export const getTransaction: Method = (net, params) => {
+  const hash = String(params.hash ?? '');
+  if (hash.length !== 64) throw invalidParams(`unexpected hash length (${hash.length})`);
+  if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw invalidParams('incorrect hash: invalid hex');
+  const base = {
+    txHash: hash,
+    latestLedger: net.latest.sequence,
+    latestLedgerCloseTime: String(net.latest.closeTime),
+    oldestLedger: GENESIS_SEQUENCE,
+    oldestLedgerCloseTime: String(net.genesisCloseTime),
+  };
+  const rec = net.records.get(hash.toLowerCase());
+  if (!rec) return { status: 'NOT_FOUND', ...base };
+  const events: Record<string, unknown> = {};
+  if (rec.transactionEventsXdr.length > 0) events.transactionEventsXdr = rec.transactionEventsXdr;
+  if (rec.contractEventsXdr.some((op) => op.length > 0)) events.contractEventsXdr = rec.contractEventsXdr;
+  return {
+    status: rec.status,
+    ...base,
+    ledger: rec.ledger,
+    createdAt: String(rec.createdAt),
+    applicationOrder: rec.applicationOrder,
+    feeBump: false,
+    envelopeXdr: rec.envelopeXdr,
+    resultXdr: rec.resultXdr,
+    resultMetaXdr: rec.resultMetaXdr,
+    ...(rec.diagnosticEventsXdr.length > 0 && { diagnosticEventsXdr: rec.diagnosticEventsXdr }),
+    events,
+  };
+};

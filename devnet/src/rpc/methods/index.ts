@@ -1,0 +1,22 @@
+// The JSON-RPC method table: one file per method, registered here in one list.
+import type { Method } from '../jsonrpc.ts';
+import { getEvents } from './get-events.ts';
+import { getHealth } from './get-health.ts';
+import { getLatestLedger } from './get-latest-ledger.ts';
+import { getLedgerEntries } from './get-ledger-entries.ts';
+import { getNetwork, getVersionInfo } from './get-network.ts';
+import { getTransaction } from './get-transaction.ts';
+import { sendTransaction } from './send-transaction.ts';
+import { simulateTransaction } from './simulate-transaction.ts';
+
+export const rpcMethods: Record<string, Method> = {
+  getHealth,
+  getNetwork,
+  getVersionInfo,
+  getLatestLedger,
+  getLedgerEntries,
+  simulateTransaction,
+  sendTransaction,
+  getTransaction,
+  getEvents,
+};

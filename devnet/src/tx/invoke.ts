@@ -1,0 +1,70 @@
+// Runs one InvokeHostFunction against a ledger state, for simulation (recording)
+// or for apply (enforcing the declared footprint and the signed auth entries).
+import { Address, xdr } from '@stellar/stellar-sdk';
+import { AuthManager, type AuthMode } from '../host/auth.ts';
+import type { DeployedContract } from '../host/contract.ts';
+import { Host } from '../host/host.ts';
+import { HostError } from '../host/host-error.ts';
+import { StorageView, type AccessMode } from '../host/storage-view.ts';
+import type { LedgerState } from '../ledger/ledger-state.ts';
+
+export type InvokeRequest = {
+  state: LedgerState;
+  contracts: Map<string, DeployedContract>;
+  ledgerSeq: number;
+  timestamp: bigint;
+  networkId: Buffer;
+  /** Operation source, else transaction source: whose SOURCE_ACCOUNT credentials apply. */
+  source: string;
+  hostFunction: xdr.HostFunction;
+  authEntries: xdr.SorobanAuthorizationEntry[];
+  authMode: AuthMode;
+  access: AccessMode;
+};
+
+export type InvokeOutcome = {
+  host: Host;
+  storage: StorageView;
+  auth: AuthManager;
+  value?: xdr.ScVal;
+  error?: HostError;
+};
+
+export const MAX_ENTRY_TTL = 3_110_400;
+
+export type Call = { contract: string; fn: string; args: xdr.ScVal[] };
+
+/** The contract call of an InvokeHostFunction op, or undefined for other host functions. */
+export function contractCall(fn: xdr.HostFunction): Call | undefined {
+  if (fn.switch().name !== 'hostFunctionTypeInvokeContract') return undefined;
+  const c = fn.invokeContract();
+  return {
+    contract: Address.fromScAddress(c.contractAddress()).toString(),
+    fn: c.functionName().toString(),
+    args: c.args(),
+  };
+}
+
+export function invoke(req: InvokeRequest): InvokeOutcome {
+  const storage = new StorageView(req.state, req.ledgerSeq, req.access);
+  const auth = new AuthManager(req.authMode, req.source, req.authEntries, req.networkId);
+  const host = new Host({
+    storage,
+    auth,
+    contracts: req.contracts,
+    ledgerSeq: req.ledgerSeq,
+    timestamp: req.timestamp,
+    maxEntryTtl: MAX_ENTRY_TTL,
+  });
+  const call = contractCall(req.hostFunction);
+  if (!call) {
+    return { host, storage, auth, error: new HostError('Context', 'InvalidAction') };
+  }
+  try {
+    const value = host.invoke(call.contract, call.fn, call.args);
+    return { host, storage, auth, value };
+  } catch (e) {
+    if (e instanceof HostError) return { host, storage, auth, error: e };
+    throw e;
+  }
+}

@@ -1,0 +1,50 @@
+// Files an applied transaction into the history that getTransaction and getEvents serve.
+import { Address, xdr } from '@stellar/stellar-sdk';
+import type { Network } from '../ledger/network.ts';
+import type { QueuedTx } from '../ledger/history.ts';
+import type { Applied } from './apply.ts';
+
+export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
+  const events = a.meta.v4().events();
+  net.records.set(q.hash, {
+    hash: q.hash,
+    status: a.success ? 'SUCCESS' : 'FAILED',
+    ledger: a.sequence,
+    createdAt: a.closeTime,
+    applicationOrder: a.order,
+    envelopeXdr: q.envelopeXdr,
+    resultXdr: a.result.toXDR('base64'),
+    resultMetaXdr: a.meta.toXDR('base64'),
+    diagnosticEventsXdr: a.diagnostics.map((d) => d.toXDR('base64')),
+    contractEventsXdr: a.success ? [a.contractEvents.map((e) => e.toXDR('base64'))] : [],
+    transactionEventsXdr: events.map((e) => e.toXDR('base64')),
+  });
+  q.submission.status = a.success ? 'success' : 'failed';
+  q.submission.ledger = a.sequence;
+
+  const closedAt = new Date(a.closeTime * 1000).toISOString().replace('.000Z', 'Z');
+  a.contractEvents.forEach((e, i) => {
+    const body = e.body().v0();
+    net.events.push({
+      ledger: a.sequence,
+      ledgerClosedAt: closedAt,
+      contractId: contractStrkey(e),
+      id: `${toid(a.sequence, a.order, 1).toString().padStart(19, '0')}-${String(i).padStart(10, '0')}`,
+      operationIndex: 0,
+      transactionIndex: a.order - 1,
+      txHash: q.hash,
+      topic: body.topics().map((t) => t.toXDR('base64')),
+      value: body.data().toXDR('base64'),
+    });
+  });
+}
+
+/** Total order id of (ledger, transaction, operation), as Horizon and RPC cursors use it. */
+function toid(ledger: number, tx: number, op: number): bigint {
+  return (BigInt(ledger) << 32n) | (BigInt(tx) << 12n) | BigInt(op);
+}
+
+function contractStrkey(e: xdr.ContractEvent): string {
+  const id = e.contractId();
+  return id ? Address.contract(Buffer.from(id as unknown as Buffer)).toString() : '';
+}

@@ -1,0 +1,46 @@
+// Transaction hash and signature checks as stellar-core performs them at submission.
+import { hash, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+
+/** SHA-256 of TransactionSignaturePayload {networkId, ENVELOPE_TYPE_TX, tx}. */
+export function txHash(networkId: Buffer, tx: xdr.Transaction): Buffer {
+  const type = Buffer.alloc(4);
+  type.writeInt32BE(xdr.EnvelopeType.envelopeTypeTx().value);
+  return hash(Buffer.concat([networkId, type, tx.toXDR()]));
+}
+
+export type SignatureCheck = 'ok' | 'txBadAuth' | 'txBadAuthExtra';
+
+/**
+ * Every signature must come from a signer of the source account (else the extra
+ * one is txBAD_AUTH_EXTRA) and their weights must reach the threshold (else
+ * txBAD_AUTH). A threshold of 0 still needs one valid signature.
+ */
+export function checkTxSignatures(
+  account: xdr.AccountEntry,
+  payload: Buffer,
+  signatures: xdr.DecoratedSignature[],
+): SignatureCheck {
+  const signers: { key: Buffer; weight: number }[] = [
+    { key: Buffer.from(account.accountId().ed25519()), weight: account.thresholds()[0] },
+    ...account.signers()
+      .filter((s) => s.key().switch().name === 'signerKeyTypeEd25519')
+      .map((s) => ({ key: Buffer.from(s.key().ed25519()), weight: s.weight() })),
+  ];
+  const used = new Set<number>();
+  let weight = 0;
+  for (const [i, sig] of signatures.entries()) {
+    const hint = Buffer.from(sig.hint());
+    for (const signer of signers) {
+      if (signer.weight === 0 || !signer.key.subarray(28).equals(hint)) continue;
+      const kp = Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(signer.key));
+      if (!kp.verify(payload, Buffer.from(sig.signature()))) continue;
+      if (!used.has(i)) weight += signer.weight;
+      used.add(i);
+      break;
+    }
+  }
+  const needed = Math.max(1, account.thresholds()[2]);
+  if (weight < needed) return 'txBadAuth';
+  if (used.size < signatures.length) return 'txBadAuthExtra';
+  return 'ok';
+}
