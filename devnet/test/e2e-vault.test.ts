@@ -1,10 +1,10 @@
 // The pull flow end to end through the real SDK client: approve, create_vault,
-// pull_funds, balances and the funds_pulled event.
+// pull_funds, balances, the funds_pulled event, the interval rule and the layout
+// of the vault's storage as get_vault and getLedgerEntries show it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scValToNative, xdr } from '@stellar/stellar-sdk';
-import {
-  addr, control, i128, invokeOk, kp, startTestDevnet, u32, u64, view, type Ctx,
-} from './support/devnet.ts';
+import { Address, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
+import { addr, buildCall, control, invokeOk, kp, startTestDevnet, view, type Ctx } from './support/devnet.ts';
+import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
 let ctx: Ctx;
 beforeAll(async () => {
@@ -12,32 +12,89 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.devnet.close());
 
+const balance = async (who: string) => scValToNative(await view(ctx, ctx.devnet.contracts.token, 'balance', [addr(who)]));
+
 describe('vault pull flow', () => {
   it('getAccount reads a funded account', async () => {
     const acc = await ctx.server.getAccount(kp(ctx, 0).publicKey());
     expect(acc.sequenceNumber()).toBe((1n << 32n).toString());
   });
 
-  it('approve, create_vault and pull_funds move the balance and emit funds_pulled', async () => {
+  it('token metadata matches a SAC: decimals 7, name CODE:ISSUER, symbol', async () => {
+    const { token } = ctx.devnet.contracts;
+    expect(scValToNative(await view(ctx, token, 'decimals', []))).toBe(7);
+    expect(scValToNative(await view(ctx, token, 'symbol', []))).toBe('USDC');
+    expect(scValToNative(await view(ctx, token, 'name', []))).toBe(`USDC:${ctx.devnet.tokenAdmin.publicKey}`);
+  });
+
+  it('pulls once at once, refuses an early pull, and pulls again after the interval', async () => {
+    const { vault } = ctx.devnet.contracts;
+    const user = kp(ctx, 0);
+    const merchant = kp(ctx, 1);
+    await fundAndApprove(ctx, user, 1_000_000_000n, 500_000_000n);
+    expect(scValToNative(await view(ctx, ctx.devnet.contracts.token, 'allowance', [addr(user.publicKey()), addr(vault)]))).toBe(500_000_000n);
+    await createVault(ctx, user, merchant, { amount: 100_000_000n, interval: 3600n });
+
+    const res = await invokeOk(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant));
+    expect(res.returnValue?.switch()).toEqual(xdr.ScValType.scvVoid());
+    const pulled = res.events.contractEventsXdr[0].find((e) => scValToNative(e.body().v0().topics()[0]) === 'funds_pulled')!;
+    expect(pulled.body().v0().topics().slice(1).map(scValToNative)).toEqual([user.publicKey(), merchant.publicKey()]);
+    expect(scValToNative(pulled.body().v0().data())).toEqual([100_000_000n, BigInt(res.createdAt)]);
+    expect(await balance(user.publicKey())).toBe(900_000_000n);
+    expect(await balance(merchant.publicKey())).toBe(100_000_000n);
+
+    const early = await ctx.server.simulateTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
+    expect(rpc.Api.isSimulationError(early) && early.error).toMatch(/^HostError: Error\(WasmVm, InvalidAction\)\n/);
+
+    await control(ctx, 'advance-time', { seconds: 3600 });
+    await control(ctx, 'close-ledger');
+    await invokeOk(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant));
+    expect(await balance(merchant.publicKey())).toBe(200_000_000n);
+
+    const txs = await control<{ function: string; status: string; args: string[] }[]>(ctx, 'transactions');
+    const pulls = txs.filter((t) => t.function === 'pull_funds');
+    expect(pulls.map((t) => t.status)).toEqual(['success', 'success']);
+    expect(pulls[0].args).toEqual([user.publicKey(), merchant.publicKey()]);
+  });
+
+  it('get_vault and the VaultKey ledger entry decode to the #[contracttype] layout', async () => {
     const { vault, token } = ctx.devnet.contracts;
     const user = kp(ctx, 0);
     const merchant = kp(ctx, 1);
-    await control(ctx, 'mint', { to: user.publicKey(), amount: '1000000000' });
-    const latest = await ctx.server.getLatestLedger();
-    await invokeOk(ctx, user, token, 'approve', [addr(user.publicKey()), addr(vault), i128(500_000_000), u32(latest.sequence + 1000)]);
-    await invokeOk(ctx, user, vault, 'create_vault', [
-      addr(user.publicKey()), addr(merchant.publicKey()), addr(token), i128(100_000_000), u64(2_592_000),
-    ]);
-    const res = await invokeOk(ctx, merchant, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())]);
-    expect(res.status).toBe('SUCCESS');
-    expect(res.returnValue?.switch()).toEqual(xdr.ScValType.scvVoid());
-    const events = res.events.contractEventsXdr[0];
-    const pulled = events.find((e) => scValToNative(e.body().v0().topics()[0]) === 'funds_pulled');
-    expect(pulled).toBeDefined();
+    const fromView = await view(ctx, vault, 'get_vault', pullArgs(user, merchant));
+    const keys = (fromView.map() ?? []).map((e) => e.key().sym().toString());
+    expect(keys).toEqual(['amount_per_interval', 'interval_seconds', 'last_pull_timestamp', 'token']);
+    const native = scValToNative(fromView);
+    expect(native.amount_per_interval).toBe(100_000_000n);
+    expect(native.interval_seconds).toBe(3600n);
+    expect(native.token).toBe(token);
+    expect(fromView.map()![0].val().switch()).toEqual(xdr.ScValType.scvI128());
+    expect(fromView.map()![1].val().switch()).toEqual(xdr.ScValType.scvU64());
 
-    expect(scValToNative(await view(ctx, token, 'balance', [addr(user.publicKey())]))).toBe(900_000_000n);
-    expect(scValToNative(await view(ctx, token, 'balance', [addr(merchant.publicKey())]))).toBe(100_000_000n);
-    const txs = await control<{ function: string; status: string }[]>(ctx, 'transactions');
-    expect(txs.filter((t) => t.function === 'pull_funds')).toHaveLength(1);
+    // The service builds this key itself: Map{merchant, user} (sorted), persistent, on the vault.
+    const vaultKey = xdr.ScVal.scvMap([
+      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('merchant'), val: addr(merchant.publicKey()) }),
+      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: addr(user.publicKey()) }),
+    ]);
+    const entry = await ctx.server.getContractData(vault, vaultKey, rpc.Durability.Persistent);
+    expect(entry.val.contractData().val().toXDR('base64')).toBe(fromView.toXDR('base64'));
+    expect(entry.liveUntilLedgerSeq).toBeGreaterThan(entry.lastModifiedLedgerSeq);
+    expect(Address.fromScAddress(entry.val.contractData().contract()).toString()).toBe(vault);
+
+    const missing = await view(ctx, vault, 'get_vault', pullArgs(merchant, user));
+    expect(missing.switch()).toEqual(xdr.ScValType.scvVoid());
+  });
+
+  it('getEvents serves funds_pulled events filtered by contract and topic', async () => {
+    const { vault } = ctx.devnet.contracts;
+    const res = await ctx.server.getEvents({
+      startLedger: 1,
+      filters: [{ type: 'contract', contractIds: [vault], topics: [[xdr.ScVal.scvSymbol('funds_pulled').toXDR('base64'), '*', '*']] }],
+    });
+    expect(res.events).toHaveLength(2);
+    expect(res.events[0].contractId?.contractId()).toBe(vault);
+    expect(scValToNative(res.events[0].topic[0])).toBe('funds_pulled');
+    const next = await ctx.server.getEvents({ cursor: res.events[0].id, filters: [{ contractIds: [vault] }] });
+    expect(next.events).toHaveLength(1);
   });
 });

@@ -67,6 +67,16 @@ export class Network {
     return wallSeconds() + this.timeOffset;
   }
 
+  /**
+   * The clock time bounds are checked against: network time without the shift from
+   * advance-time (and from ledgers closed faster than 1/s). Clients derive maxTime
+   * from their wall clock (setTimeout), so shifting this too would make every
+   * transaction built after an advance-time txTOO_LATE, which no real network does.
+   */
+  boundsTime(closeTime: number): number {
+    return closeTime - this.timeOffset;
+  }
+
   /** Close times strictly increase, as consensus requires. */
   nextCloseTime(): number {
     return Math.max(this.latest.closeTime + 1, this.now());
@@ -75,6 +85,9 @@ export class Network {
   closeLedger(): ClosedLedger {
     const sequence = this.latest.sequence + 1;
     const closeTime = this.nextCloseTime();
+    // Ledgers closed faster than one per second run ahead of the wall clock; network
+    // time follows them, so advance-time always counts from the last close.
+    this.timeOffset += Math.max(0, closeTime - this.now());
     this.applier(this, sequence, closeTime);
     this.latest = buildLedger(sequence, closeTime, this.latest.hash);
     for (const [h, until] of this.bans) if (until <= sequence) this.bans.delete(h);

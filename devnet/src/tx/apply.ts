@@ -22,7 +22,7 @@ export function applyLedger(net: Network, sequence: number, closeTime: number): 
   const waiting: QueuedTx[] = [];
   let order = 0;
   for (const q of net.queue) {
-    if (q.maxTime !== 0 && closeTime > q.maxTime) {
+    if (q.maxTime !== 0 && net.boundsTime(closeTime) > q.maxTime) {
       // Past its upper time bound: never included; core bans the hash for a while.
       q.submission.status = 'expired';
       net.bans.set(q.hash, sequence + BAN_LEDGERS);

@@ -64,7 +64,7 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string): Su
   if (ids.size !== footprint.length) return error('txSorobanInvalid');
 
   const { minTime, maxTime } = timeBounds(p.tx);
-  const now = net.now();
+  const now = net.boundsTime(net.now());
   if (minTime > now) return error('txTooEarly');
   // Core refuses what would expire before it can close: now + 2 × the expected close time.
   const lookahead = 2 * Math.max(1, Math.round(net.ledgerMs / 1000));
