@@ -1,0 +1,38 @@
+// The CLI as scripts use it: --json prints exactly one JSON line, SIGTERM exits 0.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { expect, it } from 'vitest';
+import { StrKey } from '@stellar/stellar-sdk';
+
+it('prints one JSON line with URLs, passphrase, contracts and accounts, and exits 0 on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '3'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  while (!out.includes('\n')) await once(child.stdout, 'data');
+  const info = JSON.parse(out.trim());
+  expect(Object.keys(info)).toEqual(['rpcUrl', 'controlUrl', 'passphrase', 'ledgerMs', 'contracts', 'tokenAdmin', 'accounts']);
+  expect(info.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  expect(info.controlUrl).toBe(`${info.rpcUrl}control`);
+  expect(info.ledgerMs).toBe(0);
+  expect(StrKey.isValidContract(info.contracts.vault) && StrKey.isValidContract(info.contracts.token)).toBe(true);
+  expect(info.accounts).toHaveLength(3);
+  expect(StrKey.isValidEd25519SecretSeed(info.accounts[0].secret)).toBe(true);
+  const state = await (await fetch(`${info.controlUrl}/state`)).json();
+  expect(state.sequence).toBe(1);
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+  expect(out.trim().split('\n')).toHaveLength(1);
+});
+
+it('derives the same accounts and contract ids on every start', async () => {
+  const { startDevnet } = await import('../src/index.ts');
+  const [a, b] = [await startDevnet({ ledgerMs: 0, accounts: 2 }), await startDevnet({ ledgerMs: 0, accounts: 2 })];
+  expect(a.contracts).toEqual(b.contracts);
+  expect(a.accounts).toEqual(b.accounts);
+  expect(a.tokenAdmin).toEqual(b.tokenAdmin);
+  await Promise.all([a.close(), b.close()]);
+});
