@@ -20,7 +20,7 @@ it('prints one JSON line with URLs, passphrase, contracts and accounts, and exit
   expect(StrKey.isValidContract(info.contracts.vault) && StrKey.isValidContract(info.contracts.token)).toBe(true);
   expect(info.accounts).toHaveLength(3);
   expect(StrKey.isValidEd25519SecretSeed(info.accounts[0].secret)).toBe(true);
-  const state = await (await fetch(`${info.controlUrl}/state`)).json();
+  const state = (await (await fetch(`${info.controlUrl}/state`)).json()) as { sequence: number };
   expect(state.sequence).toBe(1);
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');

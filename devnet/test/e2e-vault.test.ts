@@ -78,7 +78,7 @@ describe('vault pull flow', () => {
     ]);
     const entry = await ctx.server.getContractData(vault, vaultKey, rpc.Durability.Persistent);
     expect(entry.val.contractData().val().toXDR('base64')).toBe(fromView.toXDR('base64'));
-    expect(entry.liveUntilLedgerSeq).toBeGreaterThan(entry.lastModifiedLedgerSeq);
+    expect(entry.liveUntilLedgerSeq).toBeGreaterThan(entry.lastModifiedLedgerSeq!);
     expect(Address.fromScAddress(entry.val.contractData().contract()).toString()).toBe(vault);
 
     const missing = await view(ctx, vault, 'get_vault', pullArgs(merchant, user));

@@ -10,14 +10,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.devnet.close());
 
-async function raw(body: string, init: RequestInit = {}) {
+// Results are whatever the method returns; the tests read them field by field.
+type Reply = { result?: any; error?: { code: number; message: string } };
+
+async function raw(body: string, init: RequestInit = {}): Promise<{ status: number; json: Reply }> {
   const res = await fetch(ctx.devnet.rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,
     ...init,
   });
-  return { status: res.status, json: res.status === 200 ? await res.json() : undefined };
+  return { status: res.status, json: (res.status === 200 ? await res.json() : {}) as Reply };
 }
 const call = (method: string, params?: unknown) =>
   raw(JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params !== undefined && { params }) }));
@@ -25,9 +28,9 @@ const call = (method: string, params?: unknown) =>
 describe('JSON-RPC envelope', () => {
   it('answers errors with HTTP 200 and {code, message}, echoing the id', async () => {
     expect(await call('nope')).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method not found' } } });
-    expect((await raw('{not json')).json.error.code).toBe(-32700);
-    expect((await raw(JSON.stringify({ id: 1, method: 'getHealth' }))).json.error.code).toBe(-32600);
-    expect((await call('getLedgerEntries', ['x'])).json.error.code).toBe(-32602);
+    expect((await raw('{not json')).json.error?.code).toBe(-32700);
+    expect((await raw(JSON.stringify({ id: 1, method: 'getHealth' }))).json.error?.code).toBe(-32600);
+    expect((await call('getLedgerEntries', ['x'])).json.error?.code).toBe(-32602);
   });
 
   it('accepts params null and ignores unknown params', async () => {
@@ -42,13 +45,13 @@ describe('JSON-RPC envelope', () => {
 
   it('validates method params like stellar-rpc', async () => {
     expect((await call('getTransaction', { hash: 'abc' })).json.error).toEqual({ code: -32602, message: 'unexpected hash length (3)' });
-    expect((await call('getTransaction', { hash: 'z'.repeat(64) })).json.error.code).toBe(-32602);
+    expect((await call('getTransaction', { hash: 'z'.repeat(64) })).json.error?.code).toBe(-32602);
     expect((await call('sendTransaction', { transaction: 'AAAA' })).json.error).toEqual({ code: -32602, message: 'invalid_xdr' });
-    expect((await call('getLedgerEntries', { keys: ['!!'] })).json.error.message).toBe('cannot unmarshal key value !! at index 0');
+    expect((await call('getLedgerEntries', { keys: ['!!'] })).json.error?.message).toBe('cannot unmarshal key value !! at index 0');
     const ttlKey = xdr.LedgerKey.ttl(new xdr.LedgerKeyTtl({ keyHash: hash(Buffer.from('x')) })).toXDR('base64');
-    expect((await call('getLedgerEntries', { keys: [ttlKey] })).json.error.message).toBe('ledger ttl entries cannot be queried directly');
-    expect((await call('getLedgerEntries', { keys: Array(201).fill(ttlKey) })).json.error.message).toBe('key count (201) exceeds maximum supported (200)');
-    expect((await call('getEvents', {})).json.error.code).toBe(-32602);
+    expect((await call('getLedgerEntries', { keys: [ttlKey] })).json.error?.message).toBe('ledger ttl entries cannot be queried directly');
+    expect((await call('getLedgerEntries', { keys: Array(201).fill(ttlKey) })).json.error?.message).toBe('key count (201) exceeds maximum supported (200)');
+    expect((await call('getEvents', {})).json.error?.code).toBe(-32602);
   });
 
   it('simulateTransaction request problems come back as result.error, not JSON-RPC errors', async () => {
