@@ -35,9 +35,3 @@ export interface Subscription {
   created_at: Date;
   updated_at: Date;
 }
-
-/** Everything a pull needs in one read: the subscription, its plan's terms and the plan's owner. */
-export interface SubscriptionForPull extends Subscription {
-  plan: Pick<Plan, 'id' | 'token_amount' | 'interval_seconds'>;
-  merchant: Merchant;
-}

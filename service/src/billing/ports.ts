@@ -1,6 +1,6 @@
 // What the domain needs from the outside, as interfaces. storage/ implements the repositories,
 // deps.ts wires them; verbs take only the slice they use (Pick<...>) so stand-ins stay small.
-import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionForPull } from './model.ts';
+import type { Merchant, Plan, PlanWithMerchant, Subscription } from './model.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -46,12 +46,6 @@ export interface NewSubscription {
 export interface SubscriptionsRepo {
   insert(input: NewSubscription): Promise<Subscription>;
   findById(id: string): Promise<Subscription | null>;
-  /** Subscription + plan terms + plan owner (deleted or not) in one read. */
-  findForPull(id: string): Promise<SubscriptionForPull | null>;
-  /** A confirmed pull: status back to active, next_billing_date moved. */
-  markPaid(id: string, nextBillingDate: Date): Promise<Subscription | null>;
-  /** A pull that failed on-chain: past_due, next_billing_date untouched. */
-  markPastDue(id: string): Promise<Subscription | null>;
 }
 
 export interface Repos {

@@ -56,6 +56,23 @@ export function guardDb(db: Db): Db {
         throw toDatabaseError(err);
       }
     },
+    async session(fn) {
+      // Same rule as transaction: fn's own errors pass, connecting errors become DATABASE.
+      const thrownByFn = new WeakSet<object>();
+      try {
+        return await db.session(async (conn) => {
+          try {
+            return await fn(guardQueryable(conn));
+          } catch (err) {
+            if (typeof err === 'object' && err !== null) thrownByFn.add(err);
+            throw err;
+          }
+        });
+      } catch (err) {
+        if (typeof err === 'object' && err !== null && thrownByFn.has(err)) throw err;
+        throw toDatabaseError(err);
+      }
+    },
     close: () => db.close(),
   };
 }

@@ -19,6 +19,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres' | 'none';
   /** Runs fn in one transaction on one connection; commits on return, rolls back on throw. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn on one connection held for its whole duration, without a transaction: for session
+   * state such as advisory locks or a migrator's own BEGIN/COMMIT, which a pool would scatter.
+   */
+  session<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,8 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     kind: 'pglite',
     ...wrap(lite),
     transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    // PGlite is a single connection already.
+    session: (fn) => fn(wrap(lite)),
     close: () => lite.close(),
   };
 }
@@ -70,7 +77,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query(text, params, name) {
-      const res = await c.query(name ? { name, text, values: params } : { text, values: params });
+      const out = await c.query(name ? { name, text, values: params } : { text, values: params });
+      // Several statements without parameters (a migration file) give one result each: keep the last.
+      const res = (Array.isArray(out) ? out[out.length - 1] : out) as pg.QueryResult;
       return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length };
     },
   });
@@ -87,6 +96,14 @@ async function openPostgres(url: string, poolSize: number): Promise<Db> {
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
         throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(wrap(client));
       } finally {
         client.release();
       }

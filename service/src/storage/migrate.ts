@@ -8,19 +8,23 @@ import type { Db } from './db.ts';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrate(db: Db, log: (msg: string) => void = () => {}): Promise<string[]> {
-  // node-pg-migrate wants a pg client; our Queryable has the only method it uses.
-  const dbClient = { query: (text: string, params?: unknown[]) => db.query(text, params) };
-  const applied = await runner({
-    dbClient: dbClient as never,
-    dir: MIGRATIONS_DIR,
-    direction: 'up',
-    migrationsTable: 'schema_migrations',
-    count: Infinity,
-    // PGlite is one connection; a server uses the advisory lock so that replicas starting
-    // together do not run the same migration twice.
-    noLock: db.kind === 'pglite',
-    log,
-    logger: { info: log, warn: log, error: log, debug: () => {} },
-  });
+  // One held connection: node-pg-migrate's advisory lock and its BEGIN/COMMIT are per session,
+  // and through a pool they would land on different connections.
+  const applied = await db.session((conn) =>
+    runner({
+      // node-pg-migrate wants a pg client; our Queryable has the only method it uses.
+      dbClient: { query: (text: string, params?: unknown[]) => conn.query(text, params) } as never,
+      dir: MIGRATIONS_DIR,
+      direction: 'up',
+      migrationsTable: 'schema_migrations',
+      count: Infinity,
+      // PGlite is one connection; a server uses the advisory lock so that replicas starting
+      // together do not run the same migration twice. They wait for each other rather than fail.
+      noLock: db.kind === 'pglite',
+      advisoryLockMode: 'wait',
+      log,
+      logger: { info: log, warn: log, error: log, debug: () => {} },
+    }),
+  );
   return applied.map((m) => m.name);
 }

@@ -12,6 +12,7 @@ export function unavailableDb(): Db {
     kind: 'none',
     query: fail,
     transaction: fail,
+    session: fail,
     close: async () => {},
   };
 }

@@ -1,0 +1,58 @@
+// Builds the real app on a real database for a test file: in-memory PGlite or the PostgreSQL 15
+// server started by global-setup.ts. Same composition as main.ts (loadConfig -> buildDeps ->
+// migrate -> buildApp), only the environment, clock and log destination are the test's.
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { buildDeps, closeDeps } from '../../src/deps.ts';
+import type { Deps } from '../../src/deps.ts';
+import { createLogger } from '../../src/logger.ts';
+import { migrate } from '../../src/storage/migrate.ts';
+import { testClock } from './clock.ts';
+import type { TestClock } from './clock.ts';
+
+export type Target = 'pglite' | 'postgres';
+/** The database tests run once per target (describe.each(TARGETS)). */
+export const TARGETS: Target[] = ['pglite', 'postgres'];
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment; overrides what the target sets. */
+  env?: Record<string, string | undefined>;
+  /** Working directory for a relative ./data (embedded PGlite tests). */
+  cwd?: string;
+  clock?: TestClock;
+  logDestination?: DestinationStream;
+}
+
+export function envFor(target: Target): Record<string, string> {
+  return { DATABASE_URL: target === 'pglite' ? 'memory://' : inject('pgUrl'), DB_POOL_SIZE: '4' };
+}
+
+export async function startApp(target: Target | null, options: TestAppOptions = {}): Promise<TestApp> {
+  const env = { NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent', ...(target ? envFor(target) : {}), ...options.env };
+  const config = loadConfig(env, options.cwd);
+  const clock = options.clock ?? testClock();
+  const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
+  const deps = await buildDeps(config, { clock, logger });
+  if (deps.db.kind !== 'none') await migrate(deps.db);
+  const app = buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    async close() {
+      await app.close();
+      await closeDeps(deps);
+    },
+  };
+}
