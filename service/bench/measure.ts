@@ -1,0 +1,142 @@
+// Runs the figures: a probe request each (a figure whose endpoint does not answer 2xx is skipped
+// with the reason), a warm-up each, then the measured runs interleaved round by round, so that
+// the service and the reference servers are compared within the same minutes.
+import { type Load, type LoadResult, runWrk } from './load.ts';
+import { CPU_SERVER, cpuBusyUs, cpuUs } from './procs.ts';
+
+export type Group = 'service-pg' | 'service-pglite' | 'reference';
+
+export interface Figure {
+  id: string;
+  endpoint: string;
+  server: string;
+  group: Group;
+  base: string;
+  pid: number; // the server's PID, to measure its CPU time per request
+  /** Built per run: POST /subscriptions needs fresh plans each time (unique pairs). */
+  load(seconds: number): Promise<Load>;
+}
+
+export interface Summary {
+  rps: number;
+  rpsMin: number;
+  rpsMax: number;
+  p50Us: number;
+  p99Us: number;
+  errors: number;
+  requests: number;
+  cpuUsPerReq: number | undefined; // the server process's CPU time per request (median of runs)
+  otherCpu0Max: number; // worst share of CPU 0 taken by other processes during a run
+}
+
+/**
+ * otherCpu0: share of the server CPU used by anything but the server during the run (other
+ * processes on a shared machine). Near 0 means the figure is clean.
+ */
+export type Run = LoadResult & { cpuUsPerReq?: number; otherCpu0?: number };
+
+export interface FigureResult {
+  id: string;
+  endpoint: string;
+  server: string;
+  group: Group;
+  runs: Run[];
+  skipped?: string;
+  summary?: Summary;
+}
+
+export interface MeasureOptions {
+  runs: number;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  threads: number;
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function firstRequest(load: Load): { method: string; path: string; body?: string } {
+  if (load.kind === 'static') return load;
+  if (load.kind === 'cycle') return { method: load.method, path: load.paths[0], body: load.bodies?.[0] };
+  const body = JSON.stringify({ plan_id: load.planIds[0], customer_wallet_address: load.wallets[load.wallets.length - 1] });
+  return { method: 'POST', path: load.path, body };
+}
+
+/** One request as wrk would send it; undefined when it answers 2xx, else the reason to skip. */
+async function probe(fig: Figure): Promise<string | undefined> {
+  const req = firstRequest(await fig.load(0));
+  try {
+    const res = await fetch(fig.base + req.path, {
+      method: req.method,
+      headers: req.body ? { 'content-type': 'application/json' } : {},
+      body: req.body,
+    });
+    const text = await res.text();
+    if (res.status >= 200 && res.status < 300) return undefined;
+    return `${req.method} ${req.path} answered ${res.status}: ${text.slice(0, 160)}`;
+  } catch (err) {
+    return `${req.method} ${req.path} failed: ${(err as Error).message}`;
+  }
+}
+
+export function summarize(runs: Run[]): Summary {
+  const rps = runs.map((r) => r.rps);
+  const e = (r: LoadResult) => r.errors.connect + r.errors.read + r.errors.write + r.errors.status + r.errors.timeout;
+  return {
+    rps: median(rps),
+    rpsMin: Math.min(...rps),
+    rpsMax: Math.max(...rps),
+    p50Us: median(runs.map((r) => r.latencyUs.p50)),
+    p99Us: median(runs.map((r) => r.latencyUs.p99)),
+    errors: runs.reduce((n, r) => n + e(r), 0),
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    otherCpu0Max: Math.max(0, ...runs.map((r) => r.otherCpu0 ?? 0)),
+    cpuUsPerReq: runs.every((r) => r.cpuUsPerReq !== undefined) ? median(runs.map((r) => r.cpuUsPerReq!)) : undefined,
+  };
+}
+
+export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string) => void): Promise<FigureResult[]> {
+  const results = new Map<string, FigureResult>();
+  const live: Figure[] = [];
+  for (const f of figs) {
+    const r: FigureResult = { id: f.id, endpoint: f.endpoint, server: f.server, group: f.group, runs: [] };
+    results.set(f.id, r);
+    r.skipped = await probe(f);
+    if (r.skipped) log(`skip ${f.id}: ${r.skipped}`);
+    else live.push(f);
+  }
+  const wrkOpts = (seconds: number) => ({ seconds, connections: o.connections, threads: o.threads });
+  if (o.warmupS > 0) {
+    for (const f of live) {
+      log(`warm-up ${f.id} (${o.warmupS} s)`);
+      await runWrk(f.base, await f.load(o.warmupS), wrkOpts(o.warmupS));
+    }
+  }
+  for (let round = 1; round <= o.runs; round++) {
+    for (const f of live) {
+      const load = await f.load(o.durationS);
+      const cpu0 = cpuUs(f.pid);
+      const busy0 = cpuBusyUs(CPU_SERVER);
+      const t0 = performance.now();
+      const res: Run = await runWrk(f.base, load, wrkOpts(o.durationS));
+      const cpu1 = cpuUs(f.pid);
+      const busy1 = cpuBusyUs(CPU_SERVER);
+      const wallUs = (performance.now() - t0) * 1000;
+      if (cpu0 !== undefined && cpu1 !== undefined) {
+        res.cpuUsPerReq = (cpu1 - cpu0) / res.requests;
+        if (busy0 !== undefined && busy1 !== undefined) res.otherCpu0 = Math.max(0, (busy1 - busy0 - (cpu1 - cpu0)) / wallUs);
+      }
+      const errs = res.errors.status + res.errors.timeout + res.errors.connect + res.errors.read + res.errors.write;
+      log(
+        `run ${round}/${o.runs} ${f.id.padEnd(18)} ${res.rps.toFixed(0).padStart(7)} req/s  p50 ${(res.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(res.latencyUs.p99 / 1000).toFixed(2)} ms  cpu ${res.cpuUsPerReq?.toFixed(0) ?? '?'} µs/req  other on cpu0 ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}%${errs ? `  errors ${JSON.stringify(res.errors)}` : ''}`,
+      );
+      results.get(f.id)!.runs.push(res);
+    }
+  }
+  for (const r of results.values()) if (r.runs.length) r.summary = summarize(r.runs);
+  return [...results.values()];
+}

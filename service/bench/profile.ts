@@ -1,0 +1,115 @@
+// Item 7: where a GET /plans/{id} spends its CPU. Starts one more copy of the service under
+// `node --cpu-prof`, drives GET /plans/{id} with wrk, stops it so the profile is written, and
+// sums self time per function and per package. Open the .cpuprofile in Chrome DevTools
+// (Performance → Load profile) or speedscope for the full call tree.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runWrk } from './load.ts';
+import type { Options } from './options.ts';
+import type { BenchPg } from './pg-setup.ts';
+import { cpuUs } from './procs.ts';
+import { writeSection } from './report.ts';
+import { createMerchant, createPlans, makeWallets } from './seed.ts';
+import { startService } from './servers.ts';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./support/exit-on-sigterm.ts', import.meta.url));
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface Hot {
+  name: string;
+  where: string;
+  selfMs: number;
+  share: number;
+}
+
+/** Which package or part of Node a script URL belongs to. */
+function area(url: string, fn: string): string {
+  if (!url) return fn.startsWith('(') ? fn : '(native / V8 builtins)';
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (nm) return nm[1];
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[url.startsWith('node:internal') ? 1 : 0]}`;
+  if (url.includes('/service/src/')) return 'service/src';
+  return url;
+}
+
+export function analyse(p: CpuProfile): { functions: Hot[]; areas: Hot[]; busyMs: number } {
+  const byNode = new Map(p.nodes.map((n) => [n.id, n]));
+  const fn = new Map<string, Hot>();
+  const ar = new Map<string, Hot>();
+  let busy = 0;
+  p.samples.forEach((id, i) => {
+    const node = byNode.get(id);
+    if (!node) return;
+    const ms = (p.timeDeltas[i] ?? 0) / 1000;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)') return;
+    busy += ms;
+    const name = functionName || '(anonymous)';
+    const where = url ? `${url.replace(/^file:\/\/.*?node_modules\//, '').replace(/^file:\/\/.*?\/service\//, 'service/')}:${lineNumber + 1}` : '';
+    const key = `${name}@${where}`;
+    const f = fn.get(key) ?? { name, where, selfMs: 0, share: 0 };
+    f.selfMs += ms;
+    fn.set(key, f);
+    const a = area(url, name);
+    const g = ar.get(a) ?? { name: a, where: '', selfMs: 0, share: 0 };
+    g.selfMs += ms;
+    ar.set(a, g);
+  });
+  const finish = (m: Map<string, Hot>) =>
+    [...m.values()].map((h) => ({ ...h, share: h.selfMs / busy })).sort((a, b) => b.selfMs - a.selfMs);
+  return { functions: finish(fn), areas: finish(ar), busyMs: busy };
+}
+
+export async function profileService(o: Options, pg: BenchPg, log: (s: string) => void): Promise<void> {
+  const dir = join(RESULTS, 'profile');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', '--import', PRELOAD];
+  const svc = await startService({ databaseUrl: pg.url, extraNodeArgs: nodeArgs, env: { NODE_ENV: 'production' } });
+  const merchant = await createMerchant(svc.base, makeWallets(1)[0]);
+  const ids = await createPlans(svc.base, merchant, 1000);
+  const load = { kind: 'cycle' as const, method: 'GET' as const, paths: ids.map((id) => `/plans/${id}`) };
+  const w = { connections: o.connections, threads: o.threads };
+  log(`profiling GET /plans/{id}: ${o.warmupS} s warm-up + ${o.durationS} s under --cpu-prof`);
+  await runWrk(svc.base, load, { ...w, seconds: o.warmupS });
+  const cpu0 = cpuUs(svc.proc.pid) ?? 0;
+  const res = await runWrk(svc.base, load, { ...w, seconds: o.durationS });
+  const cpuPerReq = ((cpuUs(svc.proc.pid) ?? 0) - cpu0) / res.requests;
+  await svc.proc.stop('SIGTERM', 10_000);
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) {
+    log(`no .cpuprofile written (did the service exit normally on SIGTERM?): ${svc.proc.output().slice(-500)}`);
+    return;
+  }
+  const { functions, areas, busyMs } = analyse(JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const fnRows = functions.slice(0, 25).map((h) => `| ${pct(h.share)} | \`${h.name}\` | ${h.where} |`);
+  const arRows = areas.slice(0, 15).map((h) => `| ${pct(h.share)} | ${h.name} |`);
+  const md = `## Profile: GET /plans/{id} on PostgreSQL
+
+Command: \`npm run bench -- --profile\` (the service under \`node --cpu-prof --cpu-prof-interval=250\`,
+${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the profile covers the process's whole life, start-up included).
+Under the profiler: ${res.rps.toFixed(0)} req/s, ${cpuPerReq.toFixed(0)} µs of service CPU per request (profiler overhead included).
+Profile file: \`service/bench/results/profile/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
+Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in total.
+
+| self time | package / part of Node |
+|---|---|
+${arRows.join('\n')}
+
+| self time | function | where |
+|---|---|---|
+${fnRows.join('\n')}
+`;
+  console.log(`\n${md}`);
+  if (o.write) writeSection(BENCHMARKS_MD, 'profile', md);
+}
