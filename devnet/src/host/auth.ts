@@ -2,7 +2,8 @@
 // builds the entries the real simulator would return; enforce mode matches the
 // transaction's entries to the call tree and checks address credentials
 // (expiration, nonce, ed25519 signatures over the network-bound payload).
-import { Address, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { scAddress, strkeyOf } from './addresses.ts';
 import { randomBytes } from 'node:crypto';
 import type { Frame, Host } from './host.ts';
 import { verifyAddressCredentials } from './auth-credentials.ts';
@@ -34,7 +35,7 @@ export class AuthManager {
       address:
         entry.credentials().switch().name === 'sorobanCredentialsSourceAccount'
           ? source
-          : Address.fromScAddress(entry.credentials().address().address()).toString(),
+          : strkeyOf(entry.credentials().address().address()),
       entry,
       matched: new Map(),
     }));
@@ -57,7 +58,7 @@ export class AuthManager {
           ? xdr.SorobanCredentials.sorobanCredentialsSourceAccount()
           : xdr.SorobanCredentials.sorobanCredentialsAddress(
               new xdr.SorobanAddressCredentials({
-                address: new Address(r.address).toScAddress(),
+                address: scAddress(r.address),
                 nonce: xdr.Int64.fromString(r.nonce.toString()),
                 signatureExpirationLedger: 0,
                 signature: xdr.ScVal.scvVoid(),
@@ -115,7 +116,7 @@ function matches(inv: xdr.SorobanAuthorizedInvocation, frame: Frame): boolean {
   const c = f.contractFn();
   const args = c.args();
   return (
-    Address.fromScAddress(c.contractAddress()).toString() === frame.contract &&
+    strkeyOf(c.contractAddress()) === frame.contract &&
     c.functionName().toString() === frame.fn &&
     args.length === frame.args.length &&
     args.every((a, i) => scvEquals(a, frame.args[i]))
@@ -149,7 +150,7 @@ function toInvocation(node: Node): xdr.SorobanAuthorizedInvocation {
   return new xdr.SorobanAuthorizedInvocation({
     function: xdr.SorobanAuthorizedFunction.sorobanAuthorizedFunctionTypeContractFn(
       new xdr.InvokeContractArgs({
-        contractAddress: new Address(node.frame.contract).toScAddress(),
+        contractAddress: scAddress(node.frame.contract),
         functionName: node.frame.fn,
         args: node.frame.args,
       }),
@@ -161,7 +162,7 @@ function toInvocation(node: Node): xdr.SorobanAuthorizedInvocation {
 export function nonceKey(address: string, nonce: bigint): xdr.LedgerKey {
   return xdr.LedgerKey.contractData(
     new xdr.LedgerKeyContractData({
-      contract: new Address(address).toScAddress(),
+      contract: scAddress(address),
       key: nonceVal(nonce),
       durability: xdr.ContractDataDurability.temporary(),
     }),
@@ -172,7 +173,7 @@ export function nonceEntry(address: string, nonce: bigint): xdr.LedgerEntryData 
   return xdr.LedgerEntryData.contractData(
     new xdr.ContractDataEntry({
       ext: new xdr.ExtensionPoint(0),
-      contract: new Address(address).toScAddress(),
+      contract: scAddress(address),
       key: nonceVal(nonce),
       durability: xdr.ContractDataDurability.temporary(),
       val: xdr.ScVal.scvVoid(),

@@ -1,6 +1,7 @@
 // Text form of ScVals and events, following soroban-env-host's Display impls
 // (events/mod.rs), which is what the "Event log" in a simulation error shows.
-import { Address, StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { strkeyOf } from './addresses.ts';
 import { fromScError } from './host-error.ts';
 import { readI128 } from './scval.ts';
 import type { HostEvent } from './events.ts';
@@ -27,7 +28,7 @@ export function displayScVal(v: xdr.ScVal): string {
     case 'scvVec': return `[${(v.vec() ?? []).map(displayScVal).join(', ')}]`;
     case 'scvMap':
       return `{${(v.map() ?? []).map((e) => `${displayScVal(e.key())}: ${displayScVal(e.val())}`).join(', ')}}`;
-    case 'scvAddress': return Address.fromScAddress(v.address()).toString();
+    case 'scvAddress': return strkeyOf(v.address());
     case 'scvLedgerKeyContractInstance': return 'LedgerKeyContractInstance';
     case 'scvLedgerKeyNonce': return `LedgerKeyNonce(${v.nonceKey().nonce().toString()})`;
     default: return v.switch().name;

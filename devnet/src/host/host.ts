@@ -1,6 +1,7 @@
 // One host invocation: call frames, diagnostics, storage access and auth, producing
 // either a return value or a HostError plus the event log the real host would show.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { scAddress } from './addresses.ts';
 import type { AuthManager } from './auth.ts';
 import type { Contract, DeployedContract, Durability, Env } from './contract.ts';
 import { diagnosticData, type HostEvent } from './events.ts';
@@ -82,7 +83,7 @@ export class Host {
 
   invoke(contract: string, fn: string, args: xdr.ScVal[]): xdr.ScVal {
     const caller = this.currentContract();
-    this.diagnostic(caller, [sym('fn_call'), xdr.ScVal.scvBytes(StrKey.decodeContract(contract)), sym(fn)], args);
+    this.diagnostic(caller, [sym('fn_call'), xdr.ScVal.scvBytes(contractBytes(contract)), sym(fn)], args);
     const frame: Frame = { contract, fn, args, eventStart: this.events.length };
     this.frames.push(frame);
     try {
@@ -108,7 +109,7 @@ export class Host {
 
   private load(contract: string): Contract {
     const deployed = this.ctx.contracts.get(contract);
-    const address = xdr.ScVal.scvAddress(StrKeyAddress(contract));
+    const address = xdr.ScVal.scvAddress(scAddress(contract));
     const instance = this.read(instanceKey(contract), 'contract instance key', address);
     if (!deployed || !instance) {
       return this.fail('Storage', 'MissingValue', 'trying to get non-existing value for contract instance', [address]);
@@ -170,6 +171,4 @@ export class Host {
   }
 }
 
-function StrKeyAddress(contract: string): xdr.ScAddress {
-  return xdr.ScAddress.scAddressTypeContract(StrKey.decodeContract(contract) as unknown as xdr.ContractId);
-}
+const contractBytes = (contract: string): Buffer => scAddress(contract).contractId() as unknown as Buffer;

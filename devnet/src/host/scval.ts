@@ -1,6 +1,7 @@
 // Small ScVal builders and readers shared by the host and the contracts.
 // Contracts take and return ScVals, exactly as a Wasm contract sees them.
-import { Address, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { scAddress, strkeyOf } from './addresses.ts';
 
 export const sym = (s: string): xdr.ScVal => xdr.ScVal.scvSymbol(s);
 export const str = (s: string): xdr.ScVal => xdr.ScVal.scvString(s);
@@ -9,7 +10,7 @@ export const u64 = (n: bigint): xdr.ScVal => xdr.ScVal.scvU64(xdr.Uint64.fromStr
 export const bool = (b: boolean): xdr.ScVal => xdr.ScVal.scvBool(b);
 export const vec = (items: xdr.ScVal[]): xdr.ScVal => xdr.ScVal.scvVec(items);
 export const voidVal = (): xdr.ScVal => xdr.ScVal.scvVoid();
-export const addr = (strkey: string): xdr.ScVal => new Address(strkey).toScVal();
+export const addr = (strkey: string): xdr.ScVal => xdr.ScVal.scvAddress(scAddress(strkey));
 
 const MASK64 = (1n << 64n) - 1n;
 
@@ -41,7 +42,7 @@ export function readI128(v: xdr.ScVal): bigint {
 
 export const readU64 = (v: xdr.ScVal): bigint => BigInt(v.u64().toString());
 export const readU32 = (v: xdr.ScVal): number => v.u32();
-export const readAddress = (v: xdr.ScVal): string => Address.fromScVal(v).toString();
+export const readAddress = (v: xdr.ScVal): string => strkeyOf(v.address());
 
 /** Field of a struct-shaped ScMap, or undefined. */
 export function field(map: xdr.ScVal, name: string): xdr.ScVal | undefined {

@@ -1,6 +1,7 @@
 // Classic account entries: just enough of AccountEntry for the SDK, for fee
 // charging and sequence numbers, and for checking signatures against signers.
-import { Keypair, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { accountIdOf } from '../host/addresses.ts';
 
 export const STROOPS_PER_XLM = 10_000_000n;
 export const FRIENDBOT_XLM = 10_000n * STROOPS_PER_XLM;
@@ -10,7 +11,7 @@ export const MIN_BALANCE = 2n * 5_000_000n;
 export function accountEntry(g: string, balance: bigint, seqNum: bigint): xdr.LedgerEntryData {
   return xdr.LedgerEntryData.account(
     new xdr.AccountEntry({
-      accountId: Keypair.fromPublicKey(g).xdrAccountId(),
+      accountId: accountIdOf(g),
       balance: xdr.Int64.fromString(balance.toString()),
       seqNum: xdr.Int64.fromString(seqNum.toString()),
       numSubEntries: 0,

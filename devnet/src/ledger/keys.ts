@@ -1,11 +1,33 @@
 // LedgerKey builders and the base64 form used as map keys everywhere in the devnet.
-import { Address, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { accountIdOf, scAddress } from '../host/addresses.ts';
 
-export const keyId = (k: xdr.LedgerKey): string => k.toXDR('base64');
-
-export function accountKey(g: string): xdr.LedgerKey {
-  return xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(g).xdrAccountId() }));
+// Encoding a LedgerKey is the hot path of every storage access; keys built once
+// (instances, code, accounts) are reused, and each key object is encoded once.
+const ids = new WeakMap<xdr.LedgerKey, string>();
+export function keyId(k: xdr.LedgerKey): string {
+  let id = ids.get(k);
+  if (id === undefined) {
+    id = k.toXDR('base64');
+    ids.set(k, id);
+  }
+  return id;
 }
+
+function memo<T>(build: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      v = build(s);
+      cache.set(s, v);
+    }
+    return v;
+  };
+}
+
+export const accountKey = memo((g: string): xdr.LedgerKey =>
+  xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: accountIdOf(g) })));
 
 export function contractDataKey(
   contract: string,
@@ -14,7 +36,7 @@ export function contractDataKey(
 ): xdr.LedgerKey {
   return xdr.LedgerKey.contractData(
     new xdr.LedgerKeyContractData({
-      contract: new Address(contract).toScAddress(),
+      contract: scAddress(contract),
       key,
       durability:
         durability === 'persistent' ? xdr.ContractDataDurability.persistent() : xdr.ContractDataDurability.temporary(),
@@ -22,11 +44,12 @@ export function contractDataKey(
   );
 }
 
-export const instanceKey = (contract: string): xdr.LedgerKey =>
-  contractDataKey(contract, xdr.ScVal.scvLedgerKeyContractInstance(), 'persistent');
+export const instanceKey = memo((contract: string): xdr.LedgerKey =>
+  contractDataKey(contract, xdr.ScVal.scvLedgerKeyContractInstance(), 'persistent'));
 
-export const codeKey = (wasmHash: Buffer): xdr.LedgerKey =>
-  xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: wasmHash }));
+const codeKeyByHex = memo((hex: string) =>
+  xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: Buffer.from(hex, 'hex') })));
+export const codeKey = (wasmHash: Buffer): xdr.LedgerKey => codeKeyByHex(wasmHash.toString('hex'));
 
 export function isTemporary(k: xdr.LedgerKey): boolean {
   return k.switch().name === 'contractData' && k.contractData().durability().name === 'temporary';

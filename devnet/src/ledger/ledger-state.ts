@@ -33,6 +33,29 @@ export class LedgerState {
   }
 }
 
+const sizes = new WeakMap<StoredEntry, number>();
+const encoded = new WeakMap<StoredEntry, string>();
+
+/** XDR size of the entry's data, computed once per stored entry. */
+export function entrySize(e: StoredEntry): number {
+  let n = sizes.get(e);
+  if (n === undefined) {
+    n = e.data.toXDR().length;
+    sizes.set(e, n);
+  }
+  return n;
+}
+
+/** Base64 of the full LedgerEntry, computed once per stored entry. */
+export function entryBase64(e: StoredEntry, toLedgerEntry: (e: StoredEntry) => xdr.LedgerEntry): string {
+  let s = encoded.get(e);
+  if (s === undefined) {
+    s = toLedgerEntry(e).toXDR('base64');
+    encoded.set(e, s);
+  }
+  return s;
+}
+
 /** A temporary entry past its TTL is gone; persistent ones are treated as auto-restored. */
 export function isLive(entry: StoredEntry, temporary: boolean, ledgerSeq: number): boolean {
   return !temporary || entry.liveUntil === undefined || entry.liveUntil >= ledgerSeq;

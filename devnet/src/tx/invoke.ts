@@ -1,6 +1,7 @@
 // Runs one InvokeHostFunction against a ledger state, for simulation (recording)
 // or for apply (enforcing the declared footprint and the signed auth entries).
-import { Address, xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '@stellar/stellar-sdk';
+import { strkeyOf } from '../host/addresses.ts';
 import { AuthManager, type AuthMode } from '../host/auth.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import { Host } from '../host/host.ts';
@@ -39,7 +40,7 @@ export function contractCall(fn: xdr.HostFunction): Call | undefined {
   if (fn.switch().name !== 'hostFunctionTypeInvokeContract') return undefined;
   const c = fn.invokeContract();
   return {
-    contract: Address.fromScAddress(c.contractAddress()).toString(),
+    contract: strkeyOf(c.contractAddress()),
     fn: c.functionName().toString(),
     args: c.args(),
   };

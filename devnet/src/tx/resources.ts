@@ -4,7 +4,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { toContractEvent } from '../host/events.ts';
 import { isClassic } from '../ledger/keys.ts';
 import type { InvokeOutcome } from './invoke.ts';
-import type { LedgerState } from '../ledger/ledger-state.ts';
+import { entrySize, type LedgerState } from '../ledger/ledger-state.ts';
 
 export type Usage = {
   readOnly: xdr.LedgerKey[];
@@ -26,13 +26,14 @@ export function measure(out: InvokeOutcome, state: LedgerState, ledgerSeq: numbe
   for (const [id, key] of [...readOnly, ...readWrite]) {
     if (!isClassic(key)) continue;
     diskReadEntries++;
-    diskReadBytes += state.get(id)?.data.toXDR().length ?? 0;
+    const e = state.get(id);
+    diskReadBytes += e ? entrySize(e) : 0;
   }
   let writeBytes = 0;
   const created: Usage['created'] = [];
   for (const c of storage.changes()) {
     if (!c.after) continue;
-    const bytes = c.after.data.toXDR().length;
+    const bytes = entrySize(c.after);
     writeBytes += bytes;
     if (!c.before && c.after.liveUntil !== undefined) {
       created.push({ bytes, ledgers: c.after.liveUntil - ledgerSeq + 1 });

@@ -11,6 +11,9 @@ import { invoke } from './invoke.ts';
 import { parseEnvelope, sorobanOp, type ParsedTx } from './parse.ts';
 import { measure } from './resources.ts';
 import { ledgerEntry } from './results.ts';
+import { entryBase64, type StoredEntry } from '../ledger/ledger-state.ts';
+
+const asLedgerEntry = (e: StoredEntry) => ledgerEntry(e.data, e.lastModified);
 
 export type SimulateParams = {
   transaction?: unknown;
@@ -108,8 +111,8 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
   const stateChanges = out.storage.changes().map((c) => ({
     type: !c.before ? 'created' : c.after ? 'updated' : 'deleted',
     key: c.key.toXDR('base64'),
-    before: c.before ? ledgerEntry(c.before.data, c.before.lastModified).toXDR('base64') : null,
-    after: c.after ? ledgerEntry(c.after.data, c.after.lastModified).toXDR('base64') : null,
+    before: c.before ? entryBase64(c.before, asLedgerEntry) : null,
+    after: c.after ? entryBase64(c.after, asLedgerEntry) : null,
   }));
   if (stateChanges.length > 0) response.stateChanges = stateChanges;
   return response;
