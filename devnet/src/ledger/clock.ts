@@ -13,7 +13,13 @@ export class LedgerClock {
   start(): void {
     this.stop();
     if (this.net.ledgerMs > 0 && !this.paused) {
-      this.timer = setInterval(() => this.net.closeLedger(), this.net.ledgerMs);
+      this.timer = setInterval(() => {
+        try {
+          this.net.closeLedger();
+        } catch (e) {
+          process.stderr.write(`devnet: ledger close failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+        }
+      }, this.net.ledgerMs);
       // Tests and the CLI decide when to exit; a pending ledger close should not keep Node alive.
       this.timer.unref();
     }

@@ -30,7 +30,14 @@ export function applyLedger(net: Network, sequence: number, closeTime: number): 
       waiting.push(q);
     } else {
       order += 1;
-      applyOne(net, q, sequence, closeTime, order);
+      try {
+        applyOne(net, q, sequence, closeTime, order);
+      } catch (e) {
+        // A devnet bug must not stop the ledger clock; the transaction is lost like a dropped one.
+        process.stderr.write(`devnet: could not apply ${q.hash}: ${e instanceof Error ? e.stack : String(e)}\n`);
+        q.submission.status = 'dropped';
+        order -= 1;
+      }
     }
   }
   net.queue = waiting;

@@ -1,6 +1,7 @@
 // The JSON-RPC method table: one file per method, registered here in one list.
 import type { Method } from '../jsonrpc.ts';
 import { getEvents } from './get-events.ts';
+import { getFeeStats } from './get-fee-stats.ts';
 import { getHealth } from './get-health.ts';
 import { getLatestLedger } from './get-latest-ledger.ts';
 import { getLedgerEntries } from './get-ledger-entries.ts';
@@ -19,4 +20,5 @@ export const rpcMethods: Record<string, Method> = {
   sendTransaction,
   getTransaction,
   getEvents,
+  getFeeStats,
 };
