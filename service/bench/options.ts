@@ -9,6 +9,7 @@ export interface Options {
   warmupS: number;
   connections: number;
   threads: number;
+  retries: number; // repeats of a run disturbed by other processes on the server CPU
   scale: boolean; // item 5: 1M subscriptions / 100k plans, EXPLAIN plans, 60 s RSS
   scaleOnly: boolean; // skip the HTTP figures, run only the scale part
   rssSeconds: number;
@@ -24,6 +25,7 @@ const HELP = `npm run bench [-- options]
   --duration=S       seconds per run (BENCH_DURATION, default 10)
   --warmup=S         warm-up seconds per figure (BENCH_WARMUP, default 5)
   --connections=N    wrk connections (BENCH_CONNECTIONS, default 50)
+  --retries=N        repeat a run when other processes took >10% of the server CPU (BENCH_RETRIES, default 2)
   --scale            also run the scale part: 1M subscriptions, EXPLAIN, 60 s RSS (BENCH_SCALE=1)
   --scale-only       only the scale part (BENCH_SCALE_ONLY=1)
   --rss-seconds=S    length of the RSS load in the scale part (default 60)
@@ -50,7 +52,7 @@ function fromNpm(names: string[]): string[] {
   return out;
 }
 
-const NPM_FLAGS = ['quick', 'runs', 'duration', 'warmup', 'connections', 'scale', 'scale-only', 'rss-seconds', 'profile', 'figures', 'pglite', 'write'];
+const NPM_FLAGS = ['quick', 'runs', 'duration', 'warmup', 'connections', 'retries', 'scale', 'scale-only', 'rss-seconds', 'profile', 'figures', 'pglite', 'write'];
 
 export function parseOptions(argv: string[]): Options {
   const { values, positionals } = parseArgs({
@@ -63,6 +65,7 @@ export function parseOptions(argv: string[]): Options {
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      retries: { type: 'string' },
       scale: { type: 'boolean' },
       'scale-only': { type: 'boolean' },
       'rss-seconds': { type: 'string' },
@@ -88,6 +91,7 @@ export function parseOptions(argv: string[]): Options {
     warmupS: num(values.warmup, env.BENCH_WARMUP, quick ? 2 : 5),
     connections: num(values.connections, env.BENCH_CONNECTIONS, 50),
     threads: 1, // wrk has one CPU to itself; a second thread would only share it
+    retries: num(values.retries, env.BENCH_RETRIES, 2),
     scale: scaleOnly || (values.scale ?? flag('BENCH_SCALE')),
     scaleOnly,
     rssSeconds: num(values['rss-seconds'], env.BENCH_RSS_SECONDS, quick ? 15 : 60),

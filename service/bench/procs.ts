@@ -163,9 +163,10 @@ export function cpuBusyUs(cpu: number): number | undefined {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
     if (!line) return undefined;
-    // user nice system idle iowait irq softirq steal …: busy = all but idle and iowait.
-    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
-    return ((user + nice + system + irq + softirq + steal) * 1e6) / CLK_TCK;
+    // user nice system idle iowait irq softirq steal …: process time plus time the hypervisor
+    // took. Interrupts are left out: loopback TCP of our own load lands there, not on a process.
+    const [user, nice, system, , , , , steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    return ((user + nice + system + steal) * 1e6) / CLK_TCK;
   } catch {
     return undefined;
   }

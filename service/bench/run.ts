@@ -98,7 +98,7 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
   console.log(`\n${tableConsole(results)}\n\n${ratiosConsole(ratios)}\n`);
 
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'http.json'), JSON.stringify({ command: commandLine(), results, ratios }, null, 1));
+  writeFileSync(join(RESULTS, 'http.json'), JSON.stringify({ command: commandLine(), results, ratios }));
   writeFileSync(join(RESULTS, 'throughput.svg'), throughputChart(results, 'Throughput per endpoint, service vs reference servers'));
   const charts: string[] = [];
   for (const endpoint of [...new Set(results.filter((r) => r.summary).map((r) => r.endpoint))]) {
@@ -121,6 +121,7 @@ Command: \`${commandLine()}\` (from the repository root)
 ${machineMarkdown(m)}
 - Layout: the server under test on CPU 0 (\`taskset -c 0\`); wrk 1 thread × ${o.connections} connections, PostgreSQL and the orchestrator on CPU 1${canPin() ? '' : ' (**not pinned**: fewer than 2 CPUs or no taskset)'}
 - Each figure: ${o.warmupS} s warm-up, then ${o.runs} runs × ${o.durationS} s, interleaved round by round across all servers; median (min–max) of the runs; p50/p99 are medians of the runs' values
+- Server CPU µs/req: the server process's user+system time during a run ÷ its requests. Other load on CPU 0: time other processes took on the server's CPU during the run (this machine is shared); a run above 10% is repeated up to ${o.retries} times, the column shows the worst run kept
 - Data: 1 merchant, ${N} plans, ${N} subscriptions created through the service's API; GET figures cycle through all ${N} ids; POST /subscriptions uses a fresh (plan, wallet) pair per request
 - PostgreSQL ${m.postgres} under /tmp with fsync, synchronous_commit and full_page_writes on (durable commits); service and references use a pool of 10; the service runs with NODE_ENV=production, LOG_LEVEL=warn
 - PGlite: the service with DATABASE_URL unset (embedded, files in a temp dir), in the service's process on CPU 0

@@ -1,5 +1,248 @@
+// Item 5, scale: does GET /plans/{id} (and a page of due subscriptions) cost the same with
+// 100,000 plans and 1,000,000 subscriptions as with 1,000 rows, and does the service's memory
+// stay flat under a long load? Runs in its own database on the bench's PostgreSQL server, with a
+// fresh service (whose migrations create the schema); rows are bulk-loaded with SQL.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { runWrk } from './load.ts';
+import { type FigureResult, type MeasureOptions, measure } from './measure.ts';
 import type { Options } from './options.ts';
 import type { BenchPg } from './pg-setup.ts';
-export async function runScale(_o: Options, _pg: BenchPg, log: (s: string) => void): Promise<void> {
-  log('scale: not written yet');
+import { onCleanup, rssKb } from './procs.ts';
+import { tableMarkdown, writeSection } from './report.ts';
+import { startService } from './servers.ts';
+import { rssChart } from './svg.ts';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+
+// The service's own read behind GET /plans/{id} (storage/repos/plans-repo.ts, FIND_OFFERED).
+const PLAN_BY_ID = `SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.created_at,
+       m.name AS merchant_name, m.wallet_address AS merchant_wallet_address
+  FROM plans p JOIN merchants m ON m.id = p.merchant_id
+ WHERE p.id = $1 AND m.deleted_at IS NULL`;
+
+// A page of the billing worker's work list: due, active, oldest first, stable order.
+const DUE_PAGE = `SELECT id, plan_id, customer_wallet_address, status, next_billing_date
+  FROM subscriptions
+ WHERE status = 'active' AND next_billing_date <= now()
+ ORDER BY next_billing_date, id
+ LIMIT 50`;
+
+// A wallet-shaped text (G + 55 base32 characters) that is unique per n: the table's CHECK wants
+// the shape only. md5 is hex; mapping 0, 1, 8, 9 to letters keeps it inside [A-Z2-7].
+const wallet = (n: string) => `'G' || substr(translate(upper(md5(${n}::text) || md5('w' || ${n}::text)), '0189', 'WXYZ'), 1, 55)`;
+
+/** Adds merchants, plans and subscriptions numbered [from, to) so the database grows in steps. */
+async function load(c: pg.Client, m: [number, number], p: [number, number], s: [number, number]): Promise<void> {
+  await c.query(`SET synchronous_commit = off`); // bulk load: one commit at the end anyway
+  await c.query(
+    `INSERT INTO merchants (name, wallet_address) SELECT 'Scale merchant ' || i, ${wallet("'m' || i")}
+       FROM generate_series($1::int, $2::int - 1) AS i`,
+    m,
+  );
+  // Plans spread over all merchants, subscriptions over all plans; ids are random uuids, so the
+  // primary-key index is as scattered as it is in production.
+  await c.query(
+    `WITH ms AS (SELECT array_agg(id ORDER BY id) AS a FROM merchants WHERE name LIKE 'Scale merchant %')
+     INSERT INTO plans (merchant_id, name, token_amount, interval_seconds, created_at)
+     SELECT ms.a[1 + i % cardinality(ms.a)], 'Scale plan ' || i, 1000000 + i, 86400 * (1 + i % 30),
+            now() - (i % 1000) * interval '1 hour'
+       FROM ms, generate_series($1::int, $2::int - 1) AS i`,
+    p,
+  );
+  // next_billing_date spread over 30 days either side of now (about half due), 10% past_due.
+  await c.query(
+    `WITH ps AS (SELECT array_agg(id ORDER BY id) AS a FROM plans WHERE name LIKE 'Scale plan %')
+     INSERT INTO subscriptions (plan_id, customer_wallet_address, status, next_billing_date)
+     SELECT ps.a[1 + i % cardinality(ps.a)], ${wallet("'s' || i")},
+            CASE WHEN i % 10 = 0 THEN 'past_due' ELSE 'active' END,
+            now() + ((i::bigint * 7919) % 5184000 - 2592000) * interval '1 second'
+       FROM ps, generate_series($1::int, $2::int - 1) AS i`,
+    s,
+  );
+  await c.query(`VACUUM ANALYZE merchants, plans, subscriptions`);
+}
+
+async function explain(c: pg.Client, sql: string, params: unknown[] = []): Promise<string> {
+  const r = await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+  return r.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+}
+
+/** Median and max of a query run n times in a row (the database's time seen from the client). */
+async function timeQuery(c: pg.Client, sql: string, params: unknown[], n: number): Promise<{ p50: number; max: number }> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await c.query({ text: sql, values: params, name: sql === DUE_PAGE ? "bench_due_page" : "bench_plan_by_id" });
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(n / 2)], max: ms[n - 1] };
+}
+
+const count = async (c: pg.Client, t: string) => Number((await c.query(`SELECT count(*) AS n FROM ${t}`)).rows[0].n);
+
+interface Step {
+  label: string;
+  rows: string;
+  http: FigureResult;
+  planMs: { p50: number; max: number };
+  dueMs: { p50: number; max: number };
+  planPlan: string;
+  duePlan: string;
+}
+
+export async function runScale(o: Options, bpg: BenchPg, log: (s: string) => void): Promise<void> {
+  await bpg.sql(`CREATE DATABASE billing_scale`);
+  const url = bpg.url.replace(/\/billing$/, '/billing_scale');
+  const svc = await startService({ databaseUrl: url, env: { NODE_ENV: 'production', DB_POOL_SIZE: '10' } });
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  onCleanup(() => c.end());
+  const mo: MeasureOptions = o;
+
+  const step = async (label: string): Promise<Step> => {
+    const rows = `${(await count(c, 'merchants')).toLocaleString('en')} merchants, ${(await count(c, 'plans')).toLocaleString('en')} plans, ${(await count(c, 'subscriptions')).toLocaleString('en')} subscriptions`;
+    // 1,000 plan ids drawn at random from the whole table, so lookups touch all of the index.
+    const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 1000`)).rows.map((r) => r.id);
+    log(`scale: ${label}: ${rows}`);
+    const [http] = await measure(
+      [
+        {
+          id: `scale.${label}`,
+          endpoint: 'GET /plans/{id}',
+          server: `service, ${label}`,
+          group: 'service-pg',
+          base: svc.base,
+          pid: svc.proc.pid,
+          load: async () => ({ kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }),
+        },
+      ],
+      mo,
+      log,
+    );
+    return {
+      label,
+      rows,
+      http,
+      planMs: await timeQuery(c, PLAN_BY_ID, [ids[0]], 200),
+      dueMs: await timeQuery(c, DUE_PAGE, [], 50),
+      planPlan: await explain(c, PLAN_BY_ID, [ids[1]]),
+      duePlan: await explain(c, DUE_PAGE),
+    };
+  };
+
+  let t = performance.now();
+  await load(c, [0, 10], [0, 1000], [0, 1000]);
+  log(`scale: small data set loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const small = await step('1k rows');
+  t = performance.now();
+  await load(c, [10, 1000], [1000, 100_000], [1000, 1_000_000]);
+  const loadS = (performance.now() - t) / 1000;
+  log(`scale: bulk load to 1M subscriptions took ${loadS.toFixed(1)} s`);
+  const large = await step('1M rows');
+
+  // Would an index make the due page independent of table size? Only asked when the service
+  // has none on next_billing_date; created in this throw-away database, then dropped again.
+  const indexes = (
+    await c.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'subscriptions'`)
+  ).rows.map((r) => r.indexdef);
+  const hasDueIndex = indexes.some((d) => d.includes('next_billing_date'));
+  let whatIf = '';
+  if (!hasDueIndex) {
+    await c.query(`CREATE INDEX bench_due_idx ON subscriptions (next_billing_date, id) WHERE status = 'active'`);
+    await c.query(`ANALYZE subscriptions`);
+    const ms = await timeQuery(c, DUE_PAGE, [], 50);
+    whatIf = `With \`CREATE INDEX … ON subscriptions (next_billing_date, id) WHERE status = 'active'\` (created by the bench in its throw-away database, not in the service's migrations) the same page takes ${ms.p50.toFixed(2)} ms (max ${ms.max.toFixed(2)} ms):
+
+\`\`\`
+${await explain(c, DUE_PAGE)}
+\`\`\``;
+    await c.query(`DROP INDEX bench_due_idx`);
+  }
+
+  // Memory under a long load: RSS every second while wrk drives GET /plans/{id}.
+  const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 10000`)).rows.map((r) => r.id);
+  log(`scale: ${o.rssSeconds} s load on GET /plans/{id}, sampling the service's RSS every second`);
+  const rss: Array<[number, number]> = [];
+  const t0 = performance.now();
+  const sample = () => {
+    const kb = rssKb(svc.proc.pid);
+    if (kb !== undefined) rss.push([(performance.now() - t0) / 1000, kb / 1024]);
+  };
+  sample();
+  const timer = setInterval(sample, 1000);
+  const rssLoad = await runWrk(svc.base, { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }, {
+    seconds: o.rssSeconds,
+    connections: o.connections,
+    threads: o.threads,
+  });
+  clearInterval(timer);
+  sample();
+  writeFileSync(join(RESULTS, 'rss.svg'), rssChart(rss, `Service RSS during ${o.rssSeconds} s of GET /plans/{id} (1M-row database)`));
+  const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))][1];
+  const peak = Math.max(...rss.map(([, mb]) => mb));
+  // Drift over the second half: a leak grows steadily, warm-up growth levels off early.
+  const half = rss.filter(([s]) => s >= o.rssSeconds / 2).map(([, mb]) => mb);
+  const drift = half.length ? half[half.length - 1] - half[0] : 0;
+  writeFileSync(join(RESULTS, 'scale.json'), JSON.stringify({ small, large, rss, loadS }));
+
+  const ratioRps = large.http.summary && small.http.summary ? large.http.summary.rps / small.http.summary.rps : NaN;
+  const md = `## Scale: 1,000 rows against 1,000,000 subscriptions / 100,000 plans
+
+Command: \`npm run bench -- --scale\` (\`--scale-only\` skips the HTTP figures). A fresh database on the same
+PostgreSQL server, schema from the service's migrations; rows bulk-loaded with \`INSERT … SELECT … generate_series\`
+(1M subscriptions and 99k plans in ${loadS.toFixed(0)} s, then \`VACUUM ANALYZE\`). GET figures cycle through 1,000 plan ids
+drawn at random from the whole table; same layout as the HTTP figures (${o.runs} × ${o.durationS} s).
+
+${tableMarkdown([small.http, large.http])}
+
+GET /plans/{id} throughput at 1M rows is ${(ratioRps * 100).toFixed(0)}% of the 1k-row figure.
+
+| query, seen from a client on the same machine | ${small.label}: p50 (max) | ${large.label}: p50 (max) |
+|---|---|---|
+| plan by id (the service's join with its merchant), 200 runs | ${small.planMs.p50.toFixed(3)} (${small.planMs.max.toFixed(2)}) ms | ${large.planMs.p50.toFixed(3)} (${large.planMs.max.toFixed(2)}) ms |
+| due page (\`status = 'active' AND next_billing_date <= now() ORDER BY next_billing_date, id LIMIT 50\`), 50 runs | ${small.dueMs.p50.toFixed(2)} (${small.dueMs.max.toFixed(2)}) ms | ${large.dueMs.p50.toFixed(2)} (${large.dueMs.max.toFixed(2)}) ms |
+
+Indexes on subscriptions: ${indexes.map((d) => `\`${d.replace(/^CREATE (UNIQUE )?INDEX /, '').replace(/ ON public\.subscriptions USING btree/, '')}\``).join(', ')}.
+${hasDueIndex ? '' : '**No index serves the due page**: at 1M rows it is a full scan and a sort of every due row, and its time grows with the table.'}
+
+<details><summary>EXPLAIN (ANALYZE, BUFFERS): plan by id, ${small.label} and ${large.label}</summary>
+
+\`\`\`
+${small.planPlan}
+\`\`\`
+
+\`\`\`
+${large.planPlan}
+\`\`\`
+</details>
+
+<details><summary>EXPLAIN (ANALYZE, BUFFERS): due page, ${small.label} and ${large.label}</summary>
+
+\`\`\`
+${small.duePlan}
+\`\`\`
+
+\`\`\`
+${large.duePlan}
+\`\`\`
+</details>
+
+${whatIf}
+
+### Memory under ${o.rssSeconds} s of load
+
+GET /plans/{id} at ${o.connections} connections on the 1M-row database, ${rssLoad.rps.toFixed(0)} req/s, ${rssLoad.requests.toLocaleString('en')} requests.
+Service RSS: start ${at(0).toFixed(0)} MB, middle ${at(0.5).toFixed(0)} MB, end ${at(1).toFixed(0)} MB, peak ${peak.toFixed(0)} MB;
+change over the second half ${drift >= 0 ? '+' : ''}${drift.toFixed(1)} MB.
+
+![rss](service/bench/results/rss.svg)
+`;
+  console.log(`\n${md}`);
+  if (o.write) writeSection(BENCHMARKS_MD, 'scale', md);
+  await svc.proc.stop();
 }

@@ -92,3 +92,31 @@ export function latencyChart(results: FigureResult[], title: string): string {
   });
   return svg(w, h, out);
 }
+
+/** RSS over time: [seconds, MB] points. */
+export function rssChart(points: Array<[number, number]>, title: string): string {
+  const w = 760;
+  const h = 320;
+  const L = 60;
+  const R = 20;
+  const T = 45;
+  const B = 45;
+  const tMax = Math.max(1, ...points.map(([t]) => t));
+  const yMax = niceMax(Math.max(1, ...points.map(([, mb]) => mb)) * 1.1);
+  const px = (t: number) => L + ((w - L - R) * t) / tMax;
+  const py = (mb: number) => h - B - ((h - T - B) * mb) / yMax;
+  const out: string[] = [`<text x="10" y="22" font-size="15" font-weight="bold">${esc(title)}</text>`];
+  for (let i = 0; i <= 4; i++) {
+    const v = (yMax * i) / 4;
+    out.push(`<line x1="${L}" y1="${py(v)}" x2="${w - R}" y2="${py(v)}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${L - 6}" y="${py(v) + 4}" text-anchor="end">${v.toFixed(0)}</text>`);
+  }
+  for (let i = 0; i <= 6; i++) {
+    const t = (tMax * i) / 6;
+    out.push(`<text x="${px(t)}" y="${h - B + 16}" text-anchor="middle">${t.toFixed(0)} s</text>`);
+  }
+  out.push(`<text x="14" y="${(T + h - B) / 2}" transform="rotate(-90 14 ${(T + h - B) / 2})" text-anchor="middle">RSS, MB</text>`);
+  const d = points.map(([t, mb], j) => `${j ? 'L' : 'M'}${px(t).toFixed(1)},${py(mb).toFixed(1)}`).join(' ');
+  out.push(`<path d="${d}" fill="none" stroke="${LINE_COLORS[0]}" stroke-width="2"/>`);
+  return svg(w, h, out);
+}
