@@ -4,6 +4,7 @@
 // charged to it; both still share this machine.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import {
   Keypair, nativeToScVal, Operation, rpc, TransactionBuilder, type Transaction, type xdr,
 } from '@stellar/stellar-sdk';
@@ -46,6 +47,16 @@ async function prepared(source: Keypair, contract: string, fn: string, args: xdr
   return tx;
 }
 
+/** CPU seconds the devnet process has used (Linux /proc), to report throughput per devnet core. */
+function devnetCpuSeconds(): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 async function inBatches<T>(items: T[], f: (t: T) => Promise<unknown>) {
   for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(f));
 }
@@ -85,6 +96,7 @@ try {
   // 1. simulateTransaction of pull_funds, many clients at once.
   const pullTx = await build(merchants[0], vault, 'pull_funds', [addr(users[0].publicKey()), addr(merchants[0].publicKey())]);
   let sims = 0;
+  const cpu0 = devnetCpuSeconds();
   const simEnd = performance.now() + SIM_SECONDS * 1000;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (performance.now() < simEnd) {
@@ -93,7 +105,9 @@ try {
       sims++;
     }
   }));
-  console.log(`simulateTransaction(pull_funds): ${(sims / SIM_SECONDS).toFixed(0)} simulations/s (${sims} in ${SIM_SECONDS} s)`);
+  const simCpu = devnetCpuSeconds() - cpu0;
+  console.log(`simulateTransaction(pull_funds): ${(sims / SIM_SECONDS).toFixed(0)} simulations/s wall (${sims} in ${SIM_SECONDS} s); ` +
+    `${(sims / simCpu).toFixed(0)} per devnet CPU-second (HTTP + JSON-RPC included)`);
 
   // 2. prepare + send + include: one pull per merchant, all in one ledger.
   const tPrep = performance.now();
