@@ -19,10 +19,13 @@ const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.u
 const PRELOAD = fileURLToPath(new URL('./support/exit-on-sigterm.ts', import.meta.url));
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  startTime: number; // µs on the monotonic clock, the same clock as process.hrtime
   samples: number[];
   timeDeltas: number[];
 }
+
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 
 export interface Hot {
   name: string;
@@ -41,14 +44,24 @@ function area(url: string, fn: string): string {
   return url;
 }
 
-export function analyse(p: CpuProfile): { functions: Hot[]; areas: Hot[]; busyMs: number } {
+/** Self time per function and per package, counting only samples taken in [fromUs, toUs]. */
+export function analyse(
+  p: CpuProfile,
+  fromUs = -Infinity,
+  toUs = Infinity,
+): { functions: Hot[]; areas: Hot[]; inclusive: Hot[]; busyMs: number } {
   const byNode = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const fn = new Map<string, Hot>();
   const ar = new Map<string, Hot>();
+  const inc = new Map<string, Hot>();
   let busy = 0;
+  let at = p.startTime;
   p.samples.forEach((id, i) => {
+    at += p.timeDeltas[i] ?? 0;
     const node = byNode.get(id);
-    if (!node) return;
+    if (!node || at < fromUs || at > toUs) return;
     const ms = (p.timeDeltas[i] ?? 0) / 1000;
     const { functionName, url, lineNumber } = node.callFrame;
     if (functionName === '(idle)') return;
@@ -63,10 +76,23 @@ export function analyse(p: CpuProfile): { functions: Hot[]; areas: Hot[]; busyMs
     const g = ar.get(a) ?? { name: a, where: '', selfMs: 0, share: 0 };
     g.selfMs += ms;
     ar.set(a, g);
+    // Inclusive: every package on the stack is charged once, so pino's share includes the
+    // serialisation and writes it calls, and the service's includes everything under its code.
+    const seen = new Set<string>();
+    for (let id2: number | undefined = id; id2 !== undefined; id2 = parent.get(id2)) {
+      const cf = byNode.get(id2)!.callFrame;
+      if (!cf.url) continue;
+      seen.add(area(cf.url, cf.functionName));
+    }
+    for (const a2 of seen) {
+      const h = inc.get(a2) ?? { name: a2, where: '', selfMs: 0, share: 0 };
+      h.selfMs += ms;
+      inc.set(a2, h);
+    }
   });
   const finish = (m: Map<string, Hot>) =>
     [...m.values()].map((h) => ({ ...h, share: h.selfMs / busy })).sort((a, b) => b.selfMs - a.selfMs);
-  return { functions: finish(fn), areas: finish(ar), busyMs: busy };
+  return { functions: finish(fn), areas: finish(ar), inclusive: finish(inc), busyMs: busy };
 }
 
 export async function profileService(o: Options, pg: BenchPg, log: (s: string) => void): Promise<void> {
@@ -82,7 +108,9 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
   log(`profiling GET /plans/{id}: ${o.warmupS} s warm-up + ${o.durationS} s under --cpu-prof`);
   await runWrk(svc.base, load, { ...w, seconds: o.warmupS });
   const cpu0 = cpuUs(svc.proc.pid) ?? 0;
+  const from = monoUs();
   const res = await runWrk(svc.base, load, { ...w, seconds: o.durationS });
+  const to = monoUs();
   const cpuPerReq = ((cpuUs(svc.proc.pid) ?? 0) - cpu0) / res.requests;
   await svc.proc.stop('SIGTERM', 10_000);
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
@@ -90,20 +118,24 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
     log(`no .cpuprofile written (did the service exit normally on SIGTERM?): ${svc.proc.output().slice(-500)}`);
     return;
   }
-  const { functions, areas, busyMs } = analyse(JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile);
+  const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile;
+  const { functions, areas, inclusive, busyMs } = analyse(profile, from, to);
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const fnRows = functions.slice(0, 25).map((h) => `| ${pct(h.share)} | \`${h.name}\` | ${h.where} |`);
-  const arRows = areas.slice(0, 15).map((h) => `| ${pct(h.share)} | ${h.name} |`);
+  const incOf = new Map(inclusive.map((h) => [h.name, h.share]));
+  const shown = new Set([...areas.slice(0, 18), ...inclusive.slice(0, 10)].map((h) => h.name));
+  const arRows = areas.filter((h) => shown.has(h.name)).map((h) => `| ${pct(h.share)} | ${incOf.has(h.name) ? pct(incOf.get(h.name)!) : '—'} | ${h.name} |`);
   const md = `## Profile: GET /plans/{id} on PostgreSQL
 
 Command: \`npm run bench -- --profile\` (the service under \`node --cpu-prof --cpu-prof-interval=250\`,
-${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the profile covers the process's whole life, start-up included).
+${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the tables count only samples taken during those ${o.durationS} s).
 Under the profiler: ${res.rps.toFixed(0)} req/s, ${cpuPerReq.toFixed(0)} µs of service CPU per request (profiler overhead included).
 Profile file: \`service/bench/results/profile/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
-Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in total.
+Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in the window; ${(busyMs * 1000 / res.requests).toFixed(0)} µs of sampled JavaScript + native time per request.
+Native frames such as \`writev\` / \`writeUtf8String\` include the kernel's time in the socket write (loopback TCP).
 
-| self time | package / part of Node |
-|---|---|
+| self time | inclusive | package / part of Node |
+|---|---|---|
 ${arRows.join('\n')}
 
 | self time | function | where |
