@@ -1,6 +1,7 @@
 // What the domain needs from the outside, as interfaces. storage/ implements the repositories,
 // deps.ts wires them; verbs take only the slice they use (Pick<...>) so stand-ins stay small.
 import type { Merchant, Plan, PlanWithMerchant, Subscription } from './model.ts';
+import type { PullsRepo } from './pulls/pulls-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -52,6 +53,7 @@ export interface Repos {
   merchants: MerchantsRepo;
   plans: PlansRepo;
   subscriptions: SubscriptionsRepo;
+  pulls: PullsRepo;
 }
 
 /** Runs fn with repositories bound to one transaction: all of fn's writes commit or none do. */

@@ -3,6 +3,7 @@ import type { Repos, UnitOfWork } from '../../billing/ports.ts';
 import type { Db, Queryable } from '../db.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
+import { createPullsRepo } from './pulls-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
 
 export function createRepos(db: Queryable): Repos {
@@ -10,6 +11,7 @@ export function createRepos(db: Queryable): Repos {
     merchants: createMerchantsRepo(db),
     plans: createPlansRepo(db),
     subscriptions: createSubscriptionsRepo(db),
+    pulls: createPullsRepo(db),
   };
 }
 

@@ -1,0 +1,56 @@
+// What the pull verbs need from storage. storage/repos/pulls-repo.ts implements it; the outcome
+// updates are conditional on the attempt still being pending, so however many requests or
+// reconcilers observe one transaction, exactly one of them applies its effect.
+export interface PullContext {
+  subscriptionId: string;
+  customerWallet: string;
+  subscriptionStatus: 'active' | 'past_due';
+  nextBillingDate: Date;
+  planId: string;
+  tokenAmount: string;
+  intervalSeconds: number;
+  merchantId: string;
+  merchantWallet: string;
+  merchantDeleted: boolean;
+}
+
+export type PullStatus = 'pending' | 'confirmed' | 'failed' | 'expired' | 'rejected';
+
+export interface PullAttempt {
+  id: string;
+  subscription_id: string;
+  merchant_id: string;
+  amount: string;
+  tx_hash: string;
+  source_account: string;
+  max_time: Date;
+  status: PullStatus;
+  ledger: number | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  resolved_at: Date | null;
+}
+
+export type NewAttempt = Pick<
+  PullAttempt,
+  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time'
+> & {
+  envelope_xdr: string;
+  now: Date;
+};
+
+export interface PullsRepo {
+  /** Subscription + plan terms + plan owner (deleted or not) in one read. */
+  loadContext(subscriptionId: string): Promise<PullContext | undefined>;
+  findPending(subscriptionId: string): Promise<PullAttempt | undefined>;
+  /** undefined when another attempt for this subscription is already pending (unique index). */
+  insertPending(attempt: NewAttempt): Promise<PullAttempt | undefined>;
+  /** Moves a pending attempt to its final status; false when it was no longer pending. */
+  resolve(id: string, outcome: { status: Exclude<PullStatus, 'pending'>; ledger?: number; error?: string; at: Date }): Promise<boolean>;
+  /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
+  scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void>;
+  markPastDue(subscriptionId: string, at: Date): Promise<void>;
+  listPending(limit: number): Promise<PullAttempt[]>;
+  listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]>;
+}

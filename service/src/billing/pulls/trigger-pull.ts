@@ -1,0 +1,118 @@
+// POST /trigger-pull: collect one billing cycle exactly once.
+//   checks in the spec's order → an attempt already in flight is resolved first (never a second
+//   transaction beside it) → not before next_billing_date → build, simulate, sign → record the
+//   attempt and commit → send → wait for the outcome → apply it once.
+import type { Ctx } from '../context.ts';
+import { BillingError } from '../errors.ts';
+import type { Clock, UnitOfWork } from '../ports.ts';
+import type { PullContext, PullsRepo } from './pulls-port.ts';
+import { settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
+import { PullRejection, type MerchantKey, type VaultGateway } from './vault-gateway.ts';
+
+export type TriggerPullResult = { kind: 'confirmed' | 'pending' | 'failed'; txHash: string };
+export type TriggerPullInput = { subscription_id: string; merchant_secret: string };
+
+export interface TriggerPullDeps {
+  uow: UnitOfWork;
+  pulls: PullsRepo;
+  gateway: VaultGateway;
+  clock: Clock;
+  contractId: string | undefined;
+  pollTimeoutMs: number;
+}
+
+/** A stale sequence number (another replica used it) is worth one fresh build, not more. */
+const MAX_BUILDS = 2;
+
+export function rejectionToError(err: PullRejection): BillingError {
+  return new BillingError('PULL_REJECTED', err.message, { code: err.code });
+}
+
+export function makeTriggerPull(deps: TriggerPullDeps) {
+  const { pulls, gateway, clock } = deps;
+
+  async function waitAndSettle(ctx: PullContext, attempt: Parameters<typeof settleAttempt>[1]): Promise<AttemptOutcome> {
+    const obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs);
+    return settleAttempt(deps, attempt, ctx.intervalSeconds, obs);
+  }
+
+  /** Outcome of the attempt in flight, or undefined when there is none (or it just expired). */
+  async function inFlight(ctx: PullContext): Promise<TriggerPullResult | undefined> {
+    const pending = await pulls.findPending(ctx.subscriptionId);
+    if (!pending) return undefined;
+    // Learn first whether it is already dead, so an expired attempt costs no poll timeout.
+    const first = await settleAttempt(deps, pending, ctx.intervalSeconds, await gateway.observe(pending.tx_hash));
+    const outcome = first.kind === 'pending' ? await waitAndSettle(ctx, pending) : first;
+    return outcome.kind === 'expired' ? undefined : outcome;
+  }
+
+  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string): Promise<TriggerPullResult> {
+    for (let build = 1; ; build++) {
+      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId }).catch((err: unknown) => {
+        throw err instanceof PullRejection ? rejectionToError(err) : err;
+      });
+      const now = clock.now();
+      const recorded = await pulls.insertPending({
+        subscription_id: ctx.subscriptionId,
+        merchant_id: ctx.merchantId,
+        amount: ctx.tokenAmount,
+        tx_hash: signed.hash,
+        envelope_xdr: signed.envelopeXdr,
+        source_account: signed.source,
+        max_time: new Date(signed.maxTime * 1000),
+        now,
+      });
+      if (!recorded) {
+        // Another process recorded an attempt between our check and our insert: ours is never
+        // sent, and this request answers with that attempt's outcome instead.
+        const other = await inFlight(ctx);
+        if (other) return other;
+        if (build < MAX_BUILDS) continue;
+        throw new BillingError('PULL_REJECTED', 'Another pull attempt for this subscription was in flight', { code: 'submission_failed' });
+      }
+      try {
+        await gateway.send(signed);
+      } catch (err) {
+        if (!(err instanceof PullRejection)) throw err;
+        if (err.definitelyNotSent) {
+          await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, at: clock.now() });
+          if (err.staleSequence && build < MAX_BUILDS) continue;
+        }
+        // Otherwise the outcome is unknown: the attempt stays pending for the reconciler.
+        throw rejectionToError(err);
+      }
+      const outcome = await waitAndSettle(ctx, recorded);
+      return outcome.kind === 'expired' ? { kind: 'pending', txHash: outcome.txHash } : outcome;
+    }
+  }
+
+  return async function triggerPull({ input }: { ctx: Ctx; input: TriggerPullInput }): Promise<TriggerPullResult> {
+    const ctx = await pulls.loadContext(input.subscription_id);
+    if (!ctx) throw new BillingError('NOT_FOUND', 'Subscription not found');
+    if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
+    const key = gateway.parseSecret(input.merchant_secret);
+    if (!key) throw new BillingError('INVALID_SECRET', 'Invalid merchant_secret: not a valid Stellar secret key');
+    if (key.publicKey !== ctx.merchantWallet) throw new BillingError('SECRET_MISMATCH', 'merchant_secret does not match the wallet of the plan owner');
+    const contractId = deps.contractId;
+    if (!contractId) throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
+
+    const settled = await inFlight(ctx);
+    if (settled) return settled;
+    // One merchant's pulls share its sequence number: queue them in this process.
+    return gateway.serialize(ctx.merchantWallet, async () => {
+      const fresh = (await pulls.loadContext(ctx.subscriptionId)) ?? ctx;
+      const again = await inFlight(fresh);
+      if (again) return again;
+      // next_billing_date is the earliest time the next pull is allowed; the contract's own
+      // clock is only a backstop (create_vault again would reset it).
+      if (fresh.nextBillingDate.getTime() > clock.now().getTime()) {
+        const due = fresh.nextBillingDate.toISOString();
+        throw new BillingError('PULL_REJECTED', `Too early to pull funds: next billing date is ${due}`, {
+          code: 'too_early',
+          next_billing_date: due,
+        });
+      }
+      return attempt(fresh, key, contractId);
+    });
+  };
+}

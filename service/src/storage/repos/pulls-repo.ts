@@ -1,0 +1,97 @@
+// Pull attempts and the subscription changes they cause. Outcome updates are conditional on the
+// attempt still being pending, so however many requests or reconcilers observe the same
+// transaction, exactly one of them flips the row and applies its effect in the same transaction.
+import type { NewAttempt, PullAttempt, PullContext, PullsRepo } from '../../billing/pulls/pulls-port.ts';
+import { sqlState } from '../database-errors.ts';
+import type { Queryable } from '../db.ts';
+
+const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, source_account, max_time,
+  status, ledger, error, created_at, updated_at, resolved_at`;
+
+const UNIQUE_VIOLATION = '23505';
+
+export function createPullsRepo(db: Queryable): PullsRepo {
+  return {
+    async loadContext(subscriptionId: string): Promise<PullContext | undefined> {
+      const { rows } = await db.query<PullContext>(
+        `SELECT s.id AS "subscriptionId", s.customer_wallet_address AS "customerWallet",
+                s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate",
+                p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds::int AS "intervalSeconds",
+                m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted"
+           FROM subscriptions s JOIN plans p ON p.id = s.plan_id JOIN merchants m ON m.id = p.merchant_id
+          WHERE s.id = $1`,
+        [subscriptionId],
+        'pull_context',
+      );
+      return rows[0];
+    },
+
+    async findPending(subscriptionId: string): Promise<PullAttempt | undefined> {
+      const { rows } = await db.query<PullAttempt>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 AND status = 'pending'`,
+        [subscriptionId],
+        'pull_find_pending',
+      );
+      return rows[0];
+    },
+
+    /** undefined when another attempt for this subscription is already pending. */
+    async insertPending(a: NewAttempt): Promise<PullAttempt | undefined> {
+      try {
+        const { rows } = await db.query<PullAttempt>(
+          `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
+                              status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8) RETURNING ${ATTEMPT_COLUMNS}`,
+          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.now],
+          'pull_insert_pending',
+        );
+        return rows[0];
+      } catch (err) {
+        if (sqlState(err) === UNIQUE_VIOLATION) return undefined;
+        throw err;
+      }
+    },
+
+    /** Moves a pending attempt to its final status; false when it was no longer pending. */
+    async resolve(id: string, outcome: Parameters<PullsRepo['resolve']>[1]): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `UPDATE pulls SET status = $2, ledger = $3, error = $4, updated_at = $5, resolved_at = $5
+          WHERE id = $1 AND status = 'pending'`,
+        [id, outcome.status, outcome.ledger ?? null, outcome.error ?? null, outcome.at],
+        'pull_resolve',
+      );
+      return rowCount === 1;
+    },
+
+    /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
+    async scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void> {
+      await db.query(
+        `UPDATE subscriptions SET next_billing_date = $2, status = 'active', updated_at = $3 WHERE id = $1`,
+        [subscriptionId, nextBillingDate, at],
+        'pull_schedule_next',
+      );
+    },
+
+    async markPastDue(subscriptionId: string, at: Date): Promise<void> {
+      await db.query(`UPDATE subscriptions SET status = 'past_due', updated_at = $2 WHERE id = $1`, [subscriptionId, at], 'pull_past_due');
+    },
+
+    async listPending(limit: number): Promise<PullAttempt[]> {
+      const { rows } = await db.query<PullAttempt>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE status = 'pending' ORDER BY created_at LIMIT $1`,
+        [limit],
+        'pull_list_pending',
+      );
+      return rows;
+    },
+
+    async listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]> {
+      const { rows } = await db.query<PullAttempt>(
+        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        [subscriptionId, limit],
+        'pull_list_for_subscription',
+      );
+      return rows;
+    },
+  };
+}

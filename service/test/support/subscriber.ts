@@ -1,0 +1,74 @@
+// Puts a subscriber on the devnet the way a real checkout does: fund the wallet, mint it tokens,
+// approve the vault contract as spender, create the vault — each a real transaction built,
+// simulated, signed and sent through the SDK and confirmed on the local network.
+import { Address, Contract, Keypair, nativeToScVal, rpc, scValToNative, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
+import type { Devnet } from './devnet.ts';
+
+export async function invoke(devnet: Devnet, signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]) {
+  const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
+  const account = await server.getAccount(signer.publicKey());
+  const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: devnet.passphrase })
+    .addOperation(new Contract(contractId).call(fn, ...args))
+    .setTimeout(30)
+    .build();
+  const prepared = await server.prepareTransaction(tx);
+  prepared.sign(signer);
+  const sent = await server.sendTransaction(prepared);
+  if (sent.status !== 'PENDING') throw new Error(`${fn}: sendTransaction ${sent.status}`);
+  const done = await server.pollTransaction(sent.hash, { attempts: 100, sleepStrategy: () => 50 });
+  if (done.status !== 'SUCCESS') throw new Error(`${fn}: ${done.status}`);
+  return done;
+}
+
+export async function newFundedAccount(devnet: Devnet): Promise<Keypair> {
+  const kp = Keypair.random();
+  await devnet.control('/fund', { address: kp.publicKey() });
+  return kp;
+}
+
+export interface SubscriberOptions {
+  amountPerInterval: bigint;
+  intervalSeconds: bigint;
+  /** Tokens minted to the subscriber (default: ten cycles). */
+  balance?: bigint;
+  /** Allowance granted to the vault (default: ten cycles). */
+  allowance?: bigint;
+  /** Skip create_vault (to test a missing vault). */
+  withoutVault?: boolean;
+}
+
+export async function setUpSubscriber(devnet: Devnet, merchant: string, o: SubscriberOptions): Promise<Keypair> {
+  const user = await newFundedAccount(devnet);
+  const balance = o.balance ?? o.amountPerInterval * 10n;
+  if (balance > 0n) await devnet.control('/mint', { to: user.publicKey(), amount: balance.toString() });
+  const { sequence } = await devnet.control<{ sequence: number }>('/state');
+  const { token, vault } = devnet.contracts;
+  await invoke(devnet, user, token, 'approve', [
+    new Address(user.publicKey()).toScVal(),
+    new Address(vault).toScVal(),
+    nativeToScVal(o.allowance ?? o.amountPerInterval * 10n, { type: 'i128' }),
+    nativeToScVal(sequence + 100_000, { type: 'u32' }),
+  ]);
+  if (!o.withoutVault) {
+    await invoke(devnet, user, vault, 'create_vault', [
+      new Address(user.publicKey()).toScVal(),
+      new Address(merchant).toScVal(),
+      new Address(token).toScVal(),
+      nativeToScVal(o.amountPerInterval, { type: 'i128' }),
+      nativeToScVal(o.intervalSeconds, { type: 'u64' }),
+    ]);
+  }
+  return user;
+}
+
+export async function tokenBalance(devnet: Devnet, owner: string): Promise<bigint> {
+  const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
+  const source = await server.getAccount(devnet.accounts[0].publicKey);
+  const tx = new TransactionBuilder(source, { fee: '100', networkPassphrase: devnet.passphrase })
+    .addOperation(new Contract(devnet.contracts.token).call('balance', new Address(owner).toScVal()))
+    .setTimeout(30)
+    .build();
+  const sim = await server.simulateTransaction(tx);
+  if (!rpc.Api.isSimulationSuccess(sim) || !sim.result) throw new Error('balance simulation failed');
+  return BigInt(scValToNative(sim.result.retval) as bigint);
+}
