@@ -29,6 +29,8 @@ const EnvSchema = z.object({
     .optional(),
   TX_POLL_TIMEOUT_MS: int(1, 600_000).default(30_000),
   TX_POLL_INTERVAL_MS: int(1, 60_000).default(1_000),
+  // How often pending pull attempts (202s, crashes) are resolved against the network; 0 = only at start-up.
+  RECONCILE_INTERVAL_MS: int(0, 3_600_000).default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(65_536),
 });
@@ -44,6 +46,7 @@ export interface Config {
   contractId: string | undefined;
   txPollTimeoutMs: number;
   txPollIntervalMs: number;
+  reconcileIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
 }
@@ -72,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     contractId: e.CONTRACT_ID,
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,
+    reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
   };

@@ -12,6 +12,11 @@ import { systemClock } from './billing/ports.ts';
 import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
 import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
+import { makeListPulls } from './billing/pulls/list-pulls.ts';
+import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
+import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
+import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
+import { createSorobanGateway } from './chain/soroban-gateway.ts';
 import { createLogger } from './logger.ts';
 import { guardDb } from './storage/database-errors.ts';
 import { openDb } from './storage/db.ts';
@@ -38,8 +43,15 @@ export interface Deps {
   repos: Repos;
   uow: UnitOfWork;
   verbs: Verbs;
-  // ── Pull work (written by the lead): `chain` (the Soroban gateway) and `pulls` (the trigger-pull
-  // verb) are added here and built in buildDeps below, next to the verbs they sit beside.
+  /** The Soroban RPC client (the only SDK user) behind the billing port. */
+  gateway: VaultGateway;
+  pullVerbs: PullVerbs;
+}
+
+export interface PullVerbs {
+  triggerPull: ReturnType<typeof makeTriggerPull>;
+  listPulls: ReturnType<typeof makeListPulls>;
+  reconcilePending: ReturnType<typeof makeReconcilePending>;
 }
 
 export interface DepsOverrides {
@@ -72,7 +84,23 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const clock = overrides.clock ?? systemClock;
   const db = await openDatabase(config);
   const repos = createRepos(db);
-  return { config, logger, clock, db, repos, uow: createUnitOfWork(db), verbs: buildVerbs(repos, clock) };
+  const uow = createUnitOfWork(db);
+  const gateway = createSorobanGateway({
+    rpcUrl: config.sorobanRpcUrl,
+    networkPassphrase: config.networkPassphrase,
+    pollIntervalMs: config.txPollIntervalMs,
+  });
+  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway });
+  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock), gateway, pullVerbs };
+}
+
+export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway'>): PullVerbs {
+  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock };
+  return {
+    triggerPull: makeTriggerPull({ ...shared, contractId: d.config.contractId, pollTimeoutMs: d.config.txPollTimeoutMs }),
+    listPulls: makeListPulls(d.repos),
+    reconcilePending: makeReconcilePending(shared),
+  };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { buildDeps, closeDeps } from './deps.ts';
+import { startReconciler, type Reconciler } from './jobs/reconciler.ts';
 import { migrate } from './storage/migrate.ts';
 
 function readConfig(): Config {
@@ -33,6 +34,11 @@ async function main(): Promise<void> {
 
   const app = buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
+  // Attempts left pending by a crash or a 202 are resolved now and then on a timer.
+  let reconciler: Reconciler | undefined;
+  if (config.database.kind !== 'none') {
+    reconciler = startReconciler(deps.pullVerbs.reconcilePending, config.reconcileIntervalMs, log);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -43,6 +49,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info(`${signal}: closing`);
     await app.close();
+    await reconciler?.stop();
     await closeDeps(deps);
     process.exit(0);
   };

@@ -1,0 +1,60 @@
+// POST /trigger-pull and GET /subscriptions/{id}/pulls: request and response shapes.
+import { z } from 'zod';
+import type { PullAttempt } from '../../billing/pulls/pulls-port.ts';
+import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
+
+// A missing merchant_secret gets Zod's generic reason like every missing field (spec section 7);
+// an empty or blank one gets the spec's "merchant_secret is required". Whether the text is a
+// valid secret key is checked later, in the spec's order, by the verb (400 in its own shape).
+export const TriggerPullBody = jsonBody({
+  subscription_id: uuidField('subscription_id'),
+  merchant_secret: z.string().refine((s) => s.trim() !== '', 'merchant_secret is required'),
+});
+export type TriggerPullBody = z.infer<typeof TriggerPullBody>;
+
+export const PullConfirmedResponse = z.strictObject({
+  message: z.literal('Successfully pulled funds on-chain!'),
+  txHash: z.string(),
+});
+export const PullPendingResponse = z.strictObject({
+  message: z.literal('Transaction submitted but not yet confirmed'),
+  txHash: z.string(),
+});
+export const PullFailedResponse = z.strictObject({
+  error: z.literal('Transaction failed on-chain'),
+  txHash: z.string(),
+});
+
+export const PullJson = z.strictObject({
+  id: z.uuid(),
+  subscription_id: z.uuid(),
+  amount: z.number(),
+  tx_hash: z.string(),
+  status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected']),
+  ledger: z.number().int().nullable(),
+  error: z.string().nullable(),
+  created_at: isoTimestamp,
+  resolved_at: isoTimestamp.nullable(),
+});
+export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
+
+export const pullJson = (p: PullAttempt): z.infer<typeof PullJson> => ({
+  id: p.id,
+  subscription_id: p.subscription_id,
+  amount: Number(p.amount),
+  tx_hash: p.tx_hash,
+  status: p.status,
+  ledger: p.ledger,
+  error: p.error,
+  created_at: toIso(p.created_at),
+  resolved_at: p.resolved_at ? toIso(p.resolved_at) : null,
+});
+
+export const pullResponses = {
+  trigger: {
+    200: responseSchema(PullConfirmedResponse),
+    202: responseSchema(PullPendingResponse),
+    502: responseSchema(PullFailedResponse),
+  },
+  history: { 200: responseSchema(PullHistoryResponse) },
+};
