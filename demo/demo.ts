@@ -95,7 +95,7 @@ async function main() {
   step(3, 'The subscriber approves the vault as spender and creates its vault on-chain');
   const user = Keypair.fromSecret(devnet.accounts[1].secret);
   await control('/mint', { to: user.publicKey(), amount: '1000000000' });
-  const { sequence } = await (await fetch(`${devnet.controlUrl}/state`)).json();
+  const { sequence } = (await (await fetch(`${devnet.controlUrl}/state`)).json()) as { sequence: number };
   const addr = (a: string) => new Address(a).toScVal();
   await invoke(user, devnet.contracts.token, 'approve', [addr(user.publicKey()), addr(devnet.contracts.vault), nativeToScVal(1000000000n, { type: 'i128' }), nativeToScVal(sequence + 10000, { type: 'u32' })]);
   await invoke(user, devnet.contracts.vault, 'create_vault', [addr(user.publicKey()), addr(merchantKey.publicKey()), addr(devnet.contracts.token), nativeToScVal(100000000n, { type: 'i128' }), nativeToScVal(8n, { type: 'u64' })]);
