@@ -3,11 +3,10 @@
 // or a request() that cycles through pre-built requests / unique (plan, wallet) pairs. A done()
 // hook prints the latency distribution as one JSON line, which is all we parse.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CPU_LOAD, onCleanup, start } from './procs.ts';
-import { rmSync } from 'node:fs';
 
 export type Load =
   | { kind: 'static'; method: 'GET' | 'POST'; path: string; body?: string }

@@ -2,8 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, cpus, loadavg, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { wrkVersion } from './load.ts';
+import { CPU_COUNT } from './procs.ts';
 import { SERVICE_DIR } from './servers.ts';
 
 const sh = (cmd: string, args: string[]) => {
@@ -53,7 +54,7 @@ export interface Machine {
 export function machine(postgres: string): Machine {
   return {
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    nproc: availableParallelism(),
+    nproc: CPU_COUNT,
     cpu: cpus()[0]?.model ?? 'unknown',
     memory: sh('free', ['-g']),
     kernel: release(),

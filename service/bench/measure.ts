@@ -2,7 +2,7 @@
 // with the reason), a warm-up each, then the measured runs interleaved round by round, so that
 // the service and the reference servers are compared within the same minutes.
 import { type Load, type LoadResult, runWrk } from './load.ts';
-import { CPU_SERVER, cpuBusyUs, cpuUs } from './procs.ts';
+import { CPU_LOAD, CPU_SERVER, cpuBusyUs, cpuUs } from './procs.ts';
 
 export type Group = 'service-pg' | 'service-pglite' | 'reference';
 
@@ -27,13 +27,15 @@ export interface Summary {
   requests: number;
   cpuUsPerReq: number | undefined; // the server process's CPU time per request (median of runs)
   otherCpu0Max: number; // worst share of CPU 0 taken by other processes during a run
+  cpu1Busy: number; // median share of CPU 1 (wrk + PostgreSQL) in use
 }
 
 /**
  * otherCpu0: share of the server CPU used by anything but the server during the run (other
- * processes on a shared machine). Near 0 means the figure is clean.
+ * processes on a shared machine). Near 0 means the figure is clean. cpu0Busy / cpu1Busy: how busy
+ * each CPU was; a server figure with CPU 1 near 100% is bounded by the load side (wrk + PostgreSQL).
  */
-export type Run = LoadResult & { cpuUsPerReq?: number; otherCpu0?: number };
+export type Run = LoadResult & { cpuUsPerReq?: number; otherCpu0?: number; cpu0Busy?: number; cpu1Busy?: number };
 
 export interface FigureResult {
   id: string;
@@ -99,6 +101,7 @@ export function summarize(runs: Run[]): Summary {
     errors: runs.reduce((n, r) => n + e(r), 0),
     requests: runs.reduce((n, r) => n + r.requests, 0),
     otherCpu0Max: Math.max(0, ...runs.map((r) => r.otherCpu0 ?? 0)),
+    cpu1Busy: median(runs.map((r) => r.cpu1Busy ?? 0)),
     cpuUsPerReq: runs.every((r) => r.cpuUsPerReq !== undefined) ? median(runs.map((r) => r.cpuUsPerReq!)) : undefined,
   };
 }
@@ -128,7 +131,7 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
       }
       const errs = res.errors.status + res.errors.timeout + res.errors.connect + res.errors.read + res.errors.write;
       log(
-        `run ${round}/${o.runs} ${f.id.padEnd(18)} ${res.rps.toFixed(0).padStart(7)} req/s  p50 ${(res.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(res.latencyUs.p99 / 1000).toFixed(2)} ms  cpu ${res.cpuUsPerReq?.toFixed(0) ?? '?'} µs/req  other on cpu0 ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}%${errs ? `  errors ${JSON.stringify(res.errors)}` : ''}`,
+        `run ${round}/${o.runs} ${f.id.padEnd(18)} ${res.rps.toFixed(0).padStart(7)} req/s  p50 ${(res.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(res.latencyUs.p99 / 1000).toFixed(2)} ms  cpu ${res.cpuUsPerReq?.toFixed(0) ?? '?'} µs/req  other on cpu0 ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}%  cpu1 busy ${((res.cpu1Busy ?? 0) * 100).toFixed(0)}%${errs ? `  errors ${JSON.stringify(res.errors)}` : ''}`,
       );
       results.get(f.id)!.runs.push(res);
     }
@@ -142,11 +145,15 @@ async function runOnce(f: Figure, o: MeasureOptions): Promise<Run> {
   const load = await f.load(o.durationS);
   const cpu0 = cpuUs(f.pid);
   const busy0 = cpuBusyUs(CPU_SERVER);
+  const load0 = cpuBusyUs(CPU_LOAD);
   const t0 = performance.now();
   const res: Run = await runWrk(f.base, load, { seconds: o.durationS, connections: o.connections, threads: o.threads });
   const cpu1 = cpuUs(f.pid);
   const busy1 = cpuBusyUs(CPU_SERVER);
+  const load1 = cpuBusyUs(CPU_LOAD);
   const wallUs = (performance.now() - t0) * 1000;
+  if (busy0 !== undefined && busy1 !== undefined) res.cpu0Busy = (busy1 - busy0) / wallUs;
+  if (load0 !== undefined && load1 !== undefined) res.cpu1Busy = (load1 - load0) / wallUs;
   if (cpu0 !== undefined && cpu1 !== undefined) {
     res.cpuUsPerReq = (cpu1 - cpu0) / res.requests;
     if (busy0 !== undefined && busy1 !== undefined) res.otherCpu0 = Math.max(0, (busy1 - busy0 - (cpu1 - cpu0)) / wallUs);

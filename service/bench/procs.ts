@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 
 export const CPU_SERVER = 0; // the server under test
 export const CPU_LOAD = 1; // wrk, PostgreSQL and this orchestrator
@@ -12,8 +12,13 @@ export const CPU_LOAD = 1; // wrk, PostgreSQL and this orchestrator
 const children = new Set<ChildProcess>();
 const cleanups: Array<() => void | Promise<void>> = [];
 
+// Decided once, before pinSelf() narrows this process's own affinity (after which
+// availableParallelism() and `nproc` would report a single CPU).
+const PINNABLE = cpus().length >= 2 && availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+export const CPU_COUNT = availableParallelism();
+
 export function canPin(): boolean {
-  return availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+  return PINNABLE;
 }
 
 /** Moves this process (all threads) to the load CPU, so everything it starts inherits that CPU. */
@@ -169,5 +174,14 @@ export function cpuBusyUs(cpu: number): number | undefined {
     return ((user + nice + system + steal) * 1e6) / CLK_TCK;
   } catch {
     return undefined;
+  }
+}
+
+/** The CPUs a process may run on, as Linux lists them ("0", "1", "0-1"). */
+export function affinity(pid: number): string {
+  try {
+    return /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+  } catch {
+    return '?';
   }
 }

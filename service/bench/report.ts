@@ -67,23 +67,23 @@ export function ratiosMarkdown(ratios: Ratio[]): string {
 
 export function tableMarkdown(rs: FigureResult[]): string {
   const rows = rs.map((r) => {
-    if (!r.summary) return `| ${r.server} | ${r.endpoint} | skipped: ${r.skipped ?? 'no runs'} | | | | | |`;
+    if (!r.summary) return `| ${r.server} | ${r.endpoint} | skipped: ${r.skipped ?? 'no runs'} | | | | | | |`;
     const s = r.summary;
     const errs = s.errors ? `${s.errors} of ${s.requests}` : '0';
-    return `| ${r.server} | ${r.endpoint} | **${k(s.rps)}** (${k(s.rpsMin)}–${k(s.rpsMax)}) | ${ms(s.p50Us)} | ${ms(s.p99Us)} | ${cpu(s.cpuUsPerReq)} | ${(s.otherCpu0Max * 100).toFixed(0)}% | ${errs} |`;
+    return `| ${r.server} | ${r.endpoint} | **${k(s.rps)}** (${k(s.rpsMin)}–${k(s.rpsMax)}) | ${ms(s.p50Us)} | ${ms(s.p99Us)} | ${cpu(s.cpuUsPerReq)} | ${(s.otherCpu0Max * 100).toFixed(0)}% | ${(s.cpu1Busy * 100).toFixed(0)}% | ${errs} |`;
   });
-  return ['| server | endpoint | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | other load on CPU 0 (max) | errors |', '|---|---|---|---|---|---|---|---|', ...rows].join(
+  return ['| server | endpoint | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | other load on CPU 0 (max) | CPU 1 busy | errors |', '|---|---|---|---|---|---|---|---|---|', ...rows].join(
     '\n',
   );
 }
 
 export function tableConsole(rs: FigureResult[]): string {
-  const head = ['server', 'endpoint', 'req/s', 'min–max', 'p50 ms', 'p99 ms', 'cpu µs/req', 'other cpu0', 'errors'];
+  const head = ['server', 'endpoint', 'req/s', 'min–max', 'p50 ms', 'p99 ms', 'cpu µs/req', 'other cpu0', 'cpu1 busy', 'errors'];
   const rows = rs.map((r) => {
     const s = r.summary;
-    if (!s) return [r.server, r.endpoint, 'skipped', '', '', '', '', '', ''];
+    if (!s) return [r.server, r.endpoint, 'skipped', '', '', '', '', '', '', ''];
     const other = `${(s.otherCpu0Max * 100).toFixed(0)}%`;
-    return [r.server, r.endpoint, k(s.rps), `${k(s.rpsMin)}–${k(s.rpsMax)}`, ms(s.p50Us), ms(s.p99Us), cpu(s.cpuUsPerReq), other, String(s.errors)];
+    return [r.server, r.endpoint, k(s.rps), `${k(s.rpsMin)}–${k(s.rpsMax)}`, ms(s.p50Us), ms(s.p99Us), cpu(s.cpuUsPerReq), other, `${(s.cpu1Busy * 100).toFixed(0)}%`, String(s.errors)];
   });
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');

@@ -11,7 +11,7 @@ import { machine, machineMarkdown } from './machine.ts';
 import { type FigureResult, measure } from './measure.ts';
 import { type Options, parseOptions } from './options.ts';
 import { type BenchPg, startBenchPg } from './pg-setup.ts';
-import { canPin, cleanupAll, installSignalHandlers, onCleanup, pinSelf } from './procs.ts';
+import { affinity, canPin, cleanupAll, installSignalHandlers, onCleanup, pinSelf } from './procs.ts';
 import { profileService } from './profile.ts';
 import { computeRatios, ratiosConsole, ratiosMarkdown, tableConsole, tableMarkdown, writeSection } from './report.ts';
 import { runScale } from './scale.ts';
@@ -86,6 +86,8 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
     liteSeeded = await seed(lite.base, N, wallets);
   }
   const refs = await startReferences(pg, seeded.planIds, o.pglite);
+  const where = [svc, lite, refs.prepared].filter((x) => x !== undefined).map((x) => `${x.name} on CPU ${affinity(x.proc.pid)}`);
+  log(`pinned: ${where.join(', ')}; bench and PostgreSQL on CPU ${affinity(process.pid)}`);
   let figs = [
     ...(svc ? serviceFigures('pg', 'service-pg', svc, seeded, wallets) : []),
     ...(lite && liteSeeded ? serviceFigures('lite', 'service-pglite', lite, liteSeeded, wallets) : []),
@@ -121,7 +123,7 @@ Command: \`${commandLine()}\` (from the repository root)
 ${machineMarkdown(m)}
 - Layout: the server under test on CPU 0 (\`taskset -c 0\`); wrk 1 thread × ${o.connections} connections, PostgreSQL and the orchestrator on CPU 1${canPin() ? '' : ' (**not pinned**: fewer than 2 CPUs or no taskset)'}
 - Each figure: ${o.warmupS} s warm-up, then ${o.runs} runs × ${o.durationS} s, interleaved round by round across all servers; median (min–max) of the runs; p50/p99 are medians of the runs' values
-- Server CPU µs/req: the server process's user+system time during a run ÷ its requests. Other load on CPU 0: time other processes took on the server's CPU during the run (this machine is shared); a run above 10% is repeated up to ${o.retries} times, the column shows the worst run kept
+- Server CPU µs/req: the server process's user+system time during a run ÷ its requests. Other load on CPU 0: time other processes took on the server's CPU during the run (this machine is shared); a run above 10% is repeated up to ${o.retries} times, the column shows the worst run kept. CPU 1 busy: wrk + PostgreSQL's CPU; near 100% means the figure is bounded by the load side, not the server
 - Data: 1 merchant, ${N} plans, ${N} subscriptions created through the service's API; GET figures cycle through all ${N} ids; POST /subscriptions uses a fresh (plan, wallet) pair per request
 - PostgreSQL ${m.postgres} under /tmp with fsync, synchronous_commit and full_page_writes on (durable commits); service and references use a pool of 10; the service runs with NODE_ENV=production, LOG_LEVEL=warn
 - PGlite: the service with DATABASE_URL unset (embedded, files in a temp dir), in the service's process on CPU 0
