@@ -94,6 +94,10 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
     ...referenceFigures(refs, seeded.planIds, seeded.merchantId),
   ];
   if (o.figures.length) figs = figs.filter((f) => o.figures.some((p) => f.id.startsWith(p)));
+  if (figs.length === 0) {
+    log('no figures selected (--figures); HTTP section left as it was');
+    return [];
+  }
   log(`${figs.length} figures × ${o.runs} runs × ${o.durationS} s, warm-up ${o.warmupS} s, ${o.connections} connections`);
   const results = await measure(figs, o, log);
   const ratios = computeRatios(results);
