@@ -1,6 +1,7 @@
 // Builds the real app on a real database for a test file: in-memory PGlite or the PostgreSQL 15
 // server started by global-setup.ts. Same composition as main.ts (loadConfig -> buildDeps ->
 // migrate -> buildApp), only the environment, clock and log destination are the test's.
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
 }
 
+const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
+
 export function envFor(target: Target): Record<string, string> {
   return { DATABASE_URL: target === 'pglite' ? 'memory://' : inject('pgUrl'), DB_POOL_SIZE: '4' };
 }
@@ -41,7 +44,7 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
   const env = { NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent', ...(target ? envFor(target) : {}), ...options.env };
   const config = loadConfig(env, options.cwd);
   const clock = options.clock ?? testClock();
-  const logger = createLogger({ level: config.logLevel, destination: options.logDestination });
+  const logger = createLogger({ level: config.logLevel, destination: options.logDestination ?? discard() });
   const deps = await buildDeps(config, { clock, logger });
   if (deps.db.kind !== 'none') await migrate(deps.db);
   const app = buildApp(deps);

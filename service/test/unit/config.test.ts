@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       contractId: undefined,
       txPollTimeoutMs: 30_000,
       txPollIntervalMs: 1_000,
+      reconcileIntervalMs: 15_000,
       logLevel: 'info',
       bodyLimitBytes: 65_536,
     });
