@@ -32,47 +32,38 @@ function guardQueryable(q: Queryable): Queryable {
   };
 }
 
+/**
+ * Runs `open(inner)` where inner calls fn on a guarded connection. Errors fn throws are the
+ * caller's (already wrapped if they came from a query) and pass unchanged; anything else came
+ * from BEGIN / COMMIT / connecting, i.e. from the database.
+ */
+async function heldConnection<T>(
+  open: (inner: (q: Queryable) => Promise<T>) => Promise<T>,
+  fn: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const thrownByFn = new WeakSet<object>();
+  try {
+    return await open(async (q) => {
+      try {
+        return await fn(guardQueryable(q));
+      } catch (err) {
+        if (typeof err === 'object' && err !== null) thrownByFn.add(err);
+        throw err;
+      }
+    });
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && thrownByFn.has(err)) throw err;
+    throw toDatabaseError(err);
+  }
+}
+
 /** Wraps a Db so every driver failure becomes a DATABASE BillingError. */
 export function guardDb(db: Db): Db {
-  const guarded = guardQueryable(db);
   return {
     kind: db.kind,
-    query: guarded.query,
-    async transaction(fn) {
-      // Errors fn throws are the caller's (already wrapped if they came from a query); anything
-      // else came from BEGIN / COMMIT / connecting, i.e. from the database.
-      const thrownByFn = new WeakSet<object>();
-      try {
-        return await db.transaction(async (tx) => {
-          try {
-            return await fn(guardQueryable(tx));
-          } catch (err) {
-            if (typeof err === 'object' && err !== null) thrownByFn.add(err);
-            throw err;
-          }
-        });
-      } catch (err) {
-        if (typeof err === 'object' && err !== null && thrownByFn.has(err)) throw err;
-        throw toDatabaseError(err);
-      }
-    },
-    async session(fn) {
-      // Same rule as transaction: fn's own errors pass, connecting errors become DATABASE.
-      const thrownByFn = new WeakSet<object>();
-      try {
-        return await db.session(async (conn) => {
-          try {
-            return await fn(guardQueryable(conn));
-          } catch (err) {
-            if (typeof err === 'object' && err !== null) thrownByFn.add(err);
-            throw err;
-          }
-        });
-      } catch (err) {
-        if (typeof err === 'object' && err !== null && thrownByFn.has(err)) throw err;
-        throw toDatabaseError(err);
-      }
-    },
+    query: guardQueryable(db).query,
+    transaction: (fn) => heldConnection((inner) => db.transaction(inner), fn),
+    session: (fn) => heldConnection((inner) => db.session(inner), fn),
     close: () => db.close(),
   };
 }

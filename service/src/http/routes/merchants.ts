@@ -2,9 +2,8 @@
 // them so that plans have an owner. Handlers validate (schemas), call one verb, shape the answer.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
+import { IdParams, toIso } from '../schemas/common.ts';
 import { CreateMerchantBody, merchantJson, merchantResponses } from '../schemas/merchants.ts';
-import { toIso } from '../schemas/common.ts';
 
 export const merchantRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createMerchant, getMerchant, deleteMerchant } = deps.verbs;
