@@ -31,7 +31,7 @@ export interface PullSetup {
 export async function setUpPull(
   t: TestApp,
   devnet: Devnet,
-  o: Partial<SubscriberOptions> & { intervalSeconds?: number; merchant?: Keypair; merchantId?: string } = {},
+  o: Partial<Omit<SubscriberOptions, 'intervalSeconds'>> & { intervalSeconds?: number; merchant?: Keypair; merchantId?: string } = {},
 ): Promise<PullSetup> {
   const amount = o.amountPerInterval ?? 10_000_000n;
   const intervalSeconds = o.intervalSeconds ?? 3600;
