@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Deps } from './deps.ts';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { listingRoutes } from './http/routes/listings.ts';
 import { merchantRoutes } from './http/routes/merchants.ts';
 import { planRoutes } from './http/routes/plans.ts';
 import { subscriptionRoutes } from './http/routes/subscriptions.ts';
@@ -13,7 +14,7 @@ import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 
 // Every route of the service, in one list.
-const ROUTES = [healthRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes];
+const ROUTES = [healthRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes, listingRoutes];
 
 export function buildApp(deps: Deps): FastifyInstance {
   const app = Fastify({

@@ -6,12 +6,15 @@ import type { Config } from './config.ts';
 import { makeCreateMerchant } from './billing/merchants/create-merchant.ts';
 import { makeDeleteMerchant } from './billing/merchants/delete-merchant.ts';
 import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
+import { makeListMerchants } from './billing/merchants/list-merchants.ts';
 import { makeCreatePlan } from './billing/plans/create-plan.ts';
 import { makeGetPlan } from './billing/plans/get-plan.ts';
+import { makeListMerchantPlans } from './billing/plans/list-plans.ts';
 import { systemClock } from './billing/ports.ts';
 import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
 import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
+import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
@@ -32,6 +35,9 @@ export interface Verbs {
   getPlan: ReturnType<typeof makeGetPlan>;
   createSubscription: ReturnType<typeof makeCreateSubscription>;
   getSubscription: ReturnType<typeof makeGetSubscription>;
+  listMerchants: ReturnType<typeof makeListMerchants>;
+  listMerchantPlans: ReturnType<typeof makeListMerchantPlans>;
+  listSubscriptions: ReturnType<typeof makeListSubscriptions>;
 }
 
 export interface Deps {
@@ -76,6 +82,9 @@ export function buildVerbs(repos: Repos, clock: Clock): Verbs {
     getPlan: makeGetPlan(repos),
     createSubscription: makeCreateSubscription({ ...repos, clock }),
     getSubscription: makeGetSubscription(repos),
+    listMerchants: makeListMerchants(repos),
+    listMerchantPlans: makeListMerchantPlans(repos),
+    listSubscriptions: makeListSubscriptions(repos),
   };
 }
 

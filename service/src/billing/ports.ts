@@ -1,6 +1,6 @@
 // What the domain needs from the outside, as interfaces. storage/ implements the repositories,
 // deps.ts wires them; verbs take only the slice they use (Pick<...>) so stand-ins stay small.
-import type { Merchant, Plan, PlanWithMerchant, Subscription } from './model.ts';
+import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus } from './model.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
@@ -9,6 +9,35 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Keyset pagination: a page starts strictly after the sort key of the previous page's last row.
+ * `at` is that row's sort timestamp as text with microseconds (a JS Date would drop them and
+ * then rows created in the same millisecond could be skipped or repeated).
+ */
+export interface PageKey {
+  at: string;
+  id: string;
+}
+
+export interface PageRequest {
+  limit: number;
+  after?: PageKey;
+}
+
+/** `next` is null on the last page. */
+export interface Page<T> {
+  items: T[];
+  next: PageKey | null;
+}
+
+/** With due_before the order is (next_billing_date, id), otherwise (created_at, id). */
+export interface SubscriptionFilter {
+  merchant_id?: string;
+  plan_id?: string;
+  status?: SubscriptionStatus;
+  due_before?: Date;
+}
 
 export interface NewMerchant {
   name: string;
@@ -21,6 +50,8 @@ export interface MerchantsRepo {
   findById(id: string): Promise<Merchant | null>;
   /** Marks a live merchant deleted; null when absent or already deleted. */
   softDelete(id: string): Promise<Merchant | null>;
+  /** Live merchants, oldest first. */
+  list(page: PageRequest): Promise<Page<Merchant>>;
 }
 
 export interface NewPlan {
@@ -36,6 +67,8 @@ export interface PlansRepo {
   findById(id: string): Promise<Plan | null>;
   /** The plan with its owner, only while the owner is not soft-deleted. */
   findOffered(id: string): Promise<PlanWithMerchant | null>;
+  /** The merchant's plans, oldest first. */
+  listByMerchant(merchantId: string, page: PageRequest): Promise<Page<Plan>>;
 }
 
 export interface NewSubscription {
@@ -47,6 +80,7 @@ export interface NewSubscription {
 export interface SubscriptionsRepo {
   insert(input: NewSubscription): Promise<Subscription>;
   findById(id: string): Promise<Subscription | null>;
+  list(filter: SubscriptionFilter, page: PageRequest): Promise<Page<Subscription>>;
 }
 
 export interface Repos {

@@ -1,8 +1,9 @@
 // Merchants table. Plain factory over a Queryable (the pool or one transaction's connection).
 // Reads by id are named statements: node-postgres prepares them once per connection.
 import type { Merchant } from '../../billing/model.ts';
-import type { MerchantsRepo, NewMerchant } from '../../billing/ports.ts';
+import type { MerchantsRepo, NewMerchant, PageRequest } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
+import { keysetPage } from './keyset.ts';
 
 const COLUMNS = 'id, name, wallet_address, created_at, deleted_at';
 
@@ -29,5 +30,13 @@ export function createMerchantsRepo(db: Queryable): MerchantsRepo {
       );
       return res.rows[0] ?? null;
     },
+
+    // Served by merchants_live_created_idx (partial on deleted_at IS NULL).
+    list: (page: PageRequest) =>
+      keysetPage<Merchant & { sort_at: string }>(
+        db,
+        { from: `${COLUMNS} FROM merchants`, where: ['deleted_at IS NULL'], params: [], sort: 'created_at', name: 'merchants_list' },
+        page,
+      ),
   };
 }

@@ -2,8 +2,9 @@
 // pins that); it is a safe integer by construction (the API caps it), so it becomes a number here.
 // token_amount stays text: it is exact decimal and only the HTTP edge turns it into JSON.
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
-import type { NewPlan, PlansRepo } from '../../billing/ports.ts';
+import type { NewPlan, PageRequest, PlansRepo } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
+import { keysetPage } from './keyset.ts';
 
 type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
 type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
@@ -51,6 +52,16 @@ export function createPlansRepo(db: Queryable): PlansRepo {
         ...toPlan(row),
         merchant: { id: row.merchant_id, name: row.merchant_name, wallet_address: row.merchant_wallet_address },
       };
+    },
+
+    // Served by plans_merchant_created_idx.
+    async listByMerchant(merchantId: string, page: PageRequest) {
+      const res = await keysetPage<PlanRow & { sort_at: string }>(
+        db,
+        { from: `${COLUMNS} FROM plans`, where: ['merchant_id = $1'], params: [merchantId], sort: 'created_at', name: 'plans_list_by_merchant' },
+        page,
+      );
+      return { items: res.items.map(toPlan), next: res.next };
     },
   };
 }

@@ -2,8 +2,9 @@
 // The state changes a pull makes (paid, past_due) live with the pull attempts in pulls-repo.ts,
 // where they commit together with the attempt's outcome.
 import type { Subscription } from '../../billing/model.ts';
-import type { NewSubscription, SubscriptionsRepo } from '../../billing/ports.ts';
+import type { NewSubscription, PageRequest, SubscriptionFilter, SubscriptionsRepo } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
+import { keysetPage } from './keyset.ts';
 
 const COLUMNS = 'id, plan_id, customer_wallet_address, status, next_billing_date, created_at, updated_at';
 
@@ -26,5 +27,26 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
       );
       return res.rows[0] ?? null;
     },
+
+    list: (filter: SubscriptionFilter, page: PageRequest) => keysetPage<Subscription & { sort_at: string }>(db, listQuery(filter), page),
   };
+}
+
+// Filters in a fixed order, so each combination has one SQL text and one prepared-statement name.
+// The scope (merchant or plan) picks the index; status is a residual filter on the index scan.
+function listQuery(f: SubscriptionFilter) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  let shape = '';
+  const add = (column: string, op: string, value: unknown, letter: string) => {
+    params.push(value);
+    where.push(`${column} ${op} $${params.length}`);
+    shape += letter;
+  };
+  if (f.merchant_id !== undefined) add('merchant_id', '=', f.merchant_id, 'm');
+  if (f.plan_id !== undefined) add('plan_id', '=', f.plan_id, 'p');
+  if (f.status !== undefined) add('status', '=', f.status, 's');
+  if (f.due_before !== undefined) add('next_billing_date', '<=', f.due_before, 'd');
+  const sort = f.due_before !== undefined ? 'next_billing_date' : 'created_at';
+  return { from: `${COLUMNS} FROM subscriptions`, where, params, sort, name: `subscriptions_list_${shape}` };
 }

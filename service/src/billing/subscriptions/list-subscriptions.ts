@@ -1,0 +1,31 @@
+// Subscriptions of a merchant or of a plan, filtered and paged. The scope must exist and be
+// live: an unknown or soft-deleted merchant is 404 Merchant not found, a plan that is not offered
+// (unknown, or its merchant deleted) is 404 Plan not found, as on the single-resource reads.
+import type { Ctx } from '../context.ts';
+import { notFound } from '../errors.ts';
+import type { Subscription } from '../model.ts';
+import type { MerchantsRepo, Page, PageRequest, PlansRepo, SubscriptionFilter, SubscriptionsRepo } from '../ports.ts';
+
+export type ListSubscriptionsInput = {
+  scope: { merchant_id: string } | { plan_id: string };
+  filter: Omit<SubscriptionFilter, 'merchant_id'>;
+  page: PageRequest;
+};
+
+export function makeListSubscriptions(deps: {
+  merchants: Pick<MerchantsRepo, 'findById'>;
+  plans: Pick<PlansRepo, 'findOffered'>;
+  subscriptions: Pick<SubscriptionsRepo, 'list'>;
+}) {
+  return async function listSubscriptions({ input }: { ctx: Ctx; input: ListSubscriptionsInput }): Promise<Page<Subscription>> {
+    const { scope, filter, page } = input;
+    if ('merchant_id' in scope) {
+      const merchant = await deps.merchants.findById(scope.merchant_id);
+      if (!merchant || merchant.deleted_at) throw notFound('Merchant');
+      return deps.subscriptions.list({ ...filter, merchant_id: merchant.id }, page);
+    }
+    const plan = await deps.plans.findOffered(scope.plan_id);
+    if (!plan) throw notFound('Plan');
+    return deps.subscriptions.list({ ...filter, plan_id: plan.id }, page);
+  };
+}
