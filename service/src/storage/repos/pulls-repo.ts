@@ -47,7 +47,9 @@ export function createPullsRepo(db: Queryable): PullsRepo {
         );
         return rows[0];
       } catch (err) {
-        if (sqlState(err) === UNIQUE_VIOLATION) return undefined;
+        // The one-pending-per-subscription index refused it: another attempt is in flight. Any
+        // other unique violation (a repeated tx hash) is a real error and is raised.
+        if (sqlState(err) === UNIQUE_VIOLATION && (await this.findPending(a.subscription_id))) return undefined;
         throw err;
       }
     },
