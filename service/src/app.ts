@@ -12,6 +12,7 @@ import { subscriptionRoutes } from './http/routes/subscriptions.ts';
 import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
+import { registerApiDocs } from './http/openapi/openapi.ts';
 
 // Every route of the service, in one list.
 const ROUTES = [healthRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes, listingRoutes];
@@ -31,6 +32,7 @@ export function buildApp(deps: Deps): FastifyInstance {
   // Only JSON bodies are spoken here: text/plain gets 415 like any other type, not a string body.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
+  registerApiDocs(app);
 
   for (const routes of ROUTES) app.register(routes, { deps });
   return app as unknown as FastifyInstance;

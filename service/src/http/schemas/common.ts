@@ -42,6 +42,11 @@ export const tokenAmount = z.unknown().transform((raw, ctx) => {
     return z.NEVER;
   }
   return typeof raw === 'string' ? raw.trim() : String(raw);
+}).meta({
+  // The transform has no JSON Schema of its own; the OpenAPI document shows what it accepts.
+  description: 'Raw token units, greater than 0: a JSON number or a decimal string (stored exactly)',
+  anyOf: [{ type: 'number' }, { type: 'string' }],
+  examples: ['100000000', 7.25],
 });
 
 /** interval_seconds: a whole number of seconds > 0, at most Number.MAX_SAFE_INTEGER. */

@@ -1,0 +1,67 @@
+// Example bodies for the OpenAPI document: one coherent story (Acme sells Pro monthly to one
+// subscriber) so a reader can follow ids from one operation to the next.
+import { invalidInput } from '../errors.ts';
+
+const MERCHANT_ID = 'f490f956-515f-4ab7-a2e4-e804a9345997';
+const PLAN_ID = '49518b77-7b5e-4f9b-8fda-ecd6c06606a4';
+const SUBSCRIPTION_ID = '292ab866-ed28-4aeb-aac5-7d899311c323';
+const MERCHANT_WALLET = 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H';
+const CUSTOMER_WALLET = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ';
+const TX_HASH = '3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889';
+
+export const merchant = { id: MERCHANT_ID, name: 'Acme Streaming', wallet_address: MERCHANT_WALLET, created_at: '2026-11-21T16:31:58.434Z' };
+export const plan = {
+  id: PLAN_ID,
+  merchant_id: MERCHANT_ID,
+  name: 'Pro monthly',
+  token_amount: 100000000,
+  interval_seconds: 2592000,
+  created_at: '2026-11-21T16:31:58.717Z',
+};
+export const subscription = {
+  id: SUBSCRIPTION_ID,
+  plan_id: PLAN_ID,
+  customer_wallet_address: CUSTOMER_WALLET,
+  status: 'active',
+  next_billing_date: '2026-12-21T16:32:04.112Z',
+};
+export const pull = {
+  id: 'b1e0a6c2-3f4d-4e8a-9c1b-2d3e4f5a6b7c',
+  subscription_id: SUBSCRIPTION_ID,
+  amount: 100000000,
+  tx_hash: TX_HASH,
+  status: 'confirmed',
+  ledger: 51234,
+  error: null,
+  created_at: '2026-11-21T16:32:01.020Z',
+  resolved_at: '2026-11-21T16:32:04.112Z',
+};
+export const cursor = 'WyJjcmVhdGVkIiwiMjAyNi0xMS0yMVQxNjozMTo1OC43MTcwMDBaIiwiNDk1MThiNzctN2I1ZS00ZjliLThmZGEtZWNkNmMwNjYwNmE0Il0';
+
+export const requests = {
+  createMerchant: { name: 'Acme Streaming', wallet_address: MERCHANT_WALLET },
+  createPlan: { merchant_id: MERCHANT_ID, name: 'Pro monthly', token_amount: '100000000', interval_seconds: 2592000 },
+  createSubscription: { plan_id: PLAN_ID, customer_wallet_address: CUSTOMER_WALLET },
+  triggerPull: { subscription_id: SUBSCRIPTION_ID, merchant_secret: 'S… (the merchant wallet\'s secret seed; never logged)' },
+};
+
+export const pulled = { message: 'Successfully pulled funds on-chain!', txHash: TX_HASH };
+export const pullPending = { message: 'Transaction submitted but not yet confirmed', txHash: TX_HASH };
+export const pullFailed = { error: 'Transaction failed on-chain', txHash: TX_HASH };
+
+/** Error bodies, by the situation that produces them. */
+export const errors = {
+  invalid: (field: string, reason: string) => ({ error: invalidInput(field, reason) }),
+  notFound: (what: string) => ({ error: `${what} not found` }),
+  tooLarge: { error: 'Request body is too large' },
+  mediaType: { error: "Unsupported Media Type: application/x-www-form-urlencoded: send Content-Type: application/json" },
+  database: { error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"' },
+  foreignKey: { error: 'insert or update on table "plans" violates foreign key constraint "plans_merchant_id_fkey"' },
+  noDatabase: { error: 'Database client not initialized' },
+  invalidSecret: { error: 'Invalid merchant_secret: not a valid Stellar secret key' },
+  secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner' },
+  contractMissing: { error: 'contract identifier not set in the environment file' },
+  pullRejected: { error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z', code: 'too_early', next_billing_date: '2026-12-21T16:32:04.112Z' },
+  chainUnavailable: { error: 'fetch failed' },
+  rateLimited: { error: 'Rate limit exceeded, retry in 1 minute' },
+};

@@ -1,0 +1,158 @@
+// What the OpenAPI document says about each route beyond its schemas: summary, tag, example
+// bodies and which errors it can answer. Errors are named by code and get their status from
+// http/errors.ts's table, so the document and the answers cannot disagree on a status. A route
+// missing here fails the OpenAPI test, so a new route cannot ship undocumented.
+import type { BillingErrorCode } from '../../billing/errors.ts';
+import * as ex from './examples.ts';
+
+/** Errors answered at the edge, before any verb runs. */
+export type EdgeErrorCode = 'INVALID_INPUT' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED';
+export const EDGE_STATUS: Record<EdgeErrorCode, number> = { INVALID_INPUT: 400, BODY_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429 };
+
+/** The response description of each error code in the document. */
+export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
+  INVALID_INPUT: 'A field is missing or breaks a rule: "Invalid input on <field>: <reason>", first failing field only',
+  BODY_TOO_LARGE: 'Body larger than BODY_LIMIT_BYTES',
+  UNSUPPORTED_MEDIA_TYPE: 'A content type other than application/json',
+  RATE_LIMITED: 'Too many requests from this client (only when RATE_LIMIT_MAX is set)',
+  VALIDATION: 'Input breaks a rule checked by the service',
+  INVALID_SECRET: 'merchant_secret is not a Stellar secret key',
+  SECRET_MISMATCH: "merchant_secret is not the plan owner's wallet",
+  NOT_FOUND: 'No such resource (or its merchant was deleted)',
+  CONTRACT_ID_MISSING: 'CONTRACT_ID is not configured',
+  DB_NOT_INITIALIZED: 'No database configured',
+  PULL_REJECTED: 'The chain refused the pull before inclusion; `code` says why',
+  CHAIN_UNAVAILABLE: 'The Soroban RPC could not be reached',
+  DATABASE: "A database error, with the database's own message",
+};
+
+export type ErrorCase = [code: BillingErrorCode | EdgeErrorCode, example: Record<string, unknown>];
+
+export interface OperationDoc {
+  summary: string;
+  tag: 'Merchants' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Operations';
+  description?: string;
+  request?: unknown;
+  /** Non-error statuses (successes, and /health's 503) -> [description, example body]. */
+  answers: Record<number, [string, unknown]>;
+  errors: ErrorCase[];
+}
+
+const DB: ErrorCase = ['DATABASE', ex.errors.database];
+const NO_DB: ErrorCase = ['DB_NOT_INITIALIZED', ex.errors.noDatabase];
+const badId: ErrorCase = ['INVALID_INPUT', ex.errors.invalid('id', 'id parameter must be a valid UUID')];
+/** Every route taking a JSON body can also meet these. */
+const bodyErrors: ErrorCase[] = [['BODY_TOO_LARGE', ex.errors.tooLarge], ['UNSUPPORTED_MEDIA_TYPE', ex.errors.mediaType], DB, NO_DB];
+const readErrors = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, NO_DB];
+const listErrors = (what: string): ErrorCase[] => [
+  ...readErrors(what),
+  ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')],
+];
+const page = (key: string, item: unknown) => ({ [key]: [item], next_cursor: ex.cursor });
+
+export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /health': {
+    summary: 'Liveness: the process answers and the database answers a trivial query',
+    tag: 'Operations',
+    answers: {
+      200: ['Alive', { status: 'ok' }],
+      503: ['The database did not answer within 2 s, or none is configured', { status: 'unavailable', error: 'database did not answer within 2000 ms' }],
+    },
+    errors: [],
+  },
+  'POST /merchants': {
+    summary: 'Create a merchant',
+    tag: 'Merchants',
+    request: ex.requests.createMerchant,
+    answers: { 201: ['Created', { message: 'Merchant created', merchant: ex.merchant }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('wallet_address', 'must be a valid Stellar Ed25519 public address')], ...bodyErrors],
+  },
+  'GET /merchants/{id}': {
+    summary: 'Read a merchant',
+    tag: 'Merchants',
+    answers: { 200: ['The merchant', { merchant: ex.merchant }] },
+    errors: readErrors('Merchant'),
+  },
+  'DELETE /merchants/{id}': {
+    summary: 'Soft-delete a merchant: its plans are withdrawn, its subscriptions stay readable',
+    tag: 'Merchants',
+    answers: { 200: ['Deleted', { message: 'Merchant deleted', merchant: { ...ex.merchant, deleted_at: '2026-11-21T16:31:59.423Z' } }] },
+    errors: readErrors('Merchant'),
+  },
+  'GET /merchants/{id}/plans': {
+    summary: "List a merchant's plans, oldest first",
+    tag: 'Merchants',
+    answers: { 200: ['One page; follow next_cursor for the next', page('plans', ex.plan)] },
+    errors: listErrors('Merchant'),
+  },
+  'GET /merchants/{id}/subscriptions': {
+    summary: "List a merchant's subscriptions (filters: status, plan_id, due_before)",
+    tag: 'Merchants',
+    description: 'Ordered by created_at; with due_before, by next_billing_date (the work list of due subscriptions).',
+    answers: { 200: ['One page; follow next_cursor for the next', page('subscriptions', ex.subscription)] },
+    errors: [...listErrors('Merchant'), ['INVALID_INPUT', ex.errors.invalid('due_before', 'due_before must be an ISO 8601 date-time')]],
+  },
+  'POST /plans': {
+    summary: 'Create a plan',
+    tag: 'Plans',
+    request: ex.requests.createPlan,
+    answers: { 201: ['Created', { message: 'Plan created successfully', plan: ex.plan }] },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('name', 'name cannot be empty')],
+      ['NOT_FOUND', ex.errors.notFound('Merchant')],
+      ['DATABASE', ex.errors.foreignKey],
+      ...bodyErrors,
+    ],
+  },
+  'GET /plans/{id}': {
+    summary: "Read a plan with its merchant's wallet (for a checkout)",
+    tag: 'Plans',
+    answers: { 200: ['The plan', { plan: { ...ex.plan, merchant: { id: ex.merchant.id, name: ex.merchant.name, wallet_address: ex.merchant.wallet_address } } }] },
+    errors: readErrors('Plan'),
+  },
+  'GET /plans/{id}/subscriptions': {
+    summary: "List a plan's subscriptions (filters: status, due_before)",
+    tag: 'Plans',
+    answers: { 200: ['One page; follow next_cursor for the next', page('subscriptions', ex.subscription)] },
+    errors: listErrors('Plan'),
+  },
+  'POST /subscriptions': {
+    summary: 'Record a subscriber (after approve and create_vault on-chain); the first cycle is due at once',
+    tag: 'Subscriptions',
+    request: ex.requests.createSubscription,
+    answers: { 201: ['Created', { message: 'Subscription created', subscription: ex.subscription }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('plan_id', 'plan_id must be a valid UUID')], ['NOT_FOUND', ex.errors.notFound('Plan')], ...bodyErrors],
+  },
+  'GET /subscriptions/{id}': {
+    summary: 'Read a subscription',
+    tag: 'Subscriptions',
+    answers: { 200: ['The subscription', { subscription: ex.subscription }] },
+    errors: readErrors('Subscription'),
+  },
+  'GET /subscriptions/{id}/pulls': {
+    summary: "A subscription's pull attempts, newest first",
+    tag: 'Pulls',
+    answers: { 200: ['Every attempt', { pulls: [ex.pull] }] },
+    errors: readErrors('Subscription'),
+  },
+  'POST /trigger-pull': {
+    summary: "Collect one billing cycle: pull_funds(user, merchant) on the vault contract",
+    tag: 'Pulls',
+    request: ex.requests.triggerPull,
+    answers: {
+      200: ['Confirmed on-chain; the next billing date is scheduled', ex.pulled],
+      202: ['Submitted, not confirmed within TX_POLL_TIMEOUT_MS; resolved later by the reconciler', ex.pullPending],
+      502: ['Included in a ledger but failed; the subscription is past_due', ex.pullFailed],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('merchant_secret', 'merchant_secret is required')],
+      ['INVALID_SECRET', ex.errors.invalidSecret],
+      ['SECRET_MISMATCH', ex.errors.secretMismatch],
+      ['NOT_FOUND', ex.errors.notFound('Subscription')],
+      ['PULL_REJECTED', ex.errors.pullRejected],
+      ['CONTRACT_ID_MISSING', ex.errors.contractMissing],
+      ['CHAIN_UNAVAILABLE', ex.errors.chainUnavailable],
+      ...bodyErrors,
+    ],
+  },
+};
