@@ -15,6 +15,7 @@ import { asSigningKey, parseSecret } from './merchant-key.ts';
 import { buildPullTransaction } from './pull-transaction.ts';
 import { rpcErrorText } from './rpc-text.ts';
 import { SequenceCache, SourceQueues } from './source-queue.ts';
+import { timedRpc, type RpcCallObserver } from './timed-rpc.ts';
 import { readVault } from './vault-state.ts';
 
 export interface ChainConfig {
@@ -22,6 +23,8 @@ export interface ChainConfig {
   networkPassphrase: string;
   /** Upper bound between confirmation polls. */
   pollIntervalMs: number;
+  /** Optional: told the duration of every RPC call (the metrics' latency histogram). */
+  onRpcCall?: RpcCallObserver;
 }
 
 /** Core refuses a transaction that would expire within about two ledgers (txTOO_LATE). */
@@ -33,7 +36,7 @@ const POLL_GRACE_MS = 40;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 export function createSorobanGateway(config: ChainConfig): VaultGateway {
-  const server = new rpc.Server(config.rpcUrl, { allowHttp: config.rpcUrl.startsWith('http://') });
+  const server = timedRpc(new rpc.Server(config.rpcUrl, { allowHttp: config.rpcUrl.startsWith('http://') }), config.onRpcCall);
   const queues = new SourceQueues();
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
