@@ -13,9 +13,11 @@ import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerApiDocs } from './http/openapi/openapi.ts';
+import { installObservability, requestIdOptions, unmatchedRecorder } from './http/observability.ts';
+import { operationsRoutes } from './http/routes/operations.ts';
 
 // Every route of the service, in one list.
-const ROUTES = [healthRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes, listingRoutes];
+const ROUTES = [healthRoutes, operationsRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes, listingRoutes];
 
 export function buildApp(deps: Deps): FastifyInstance {
   const app = Fastify({
@@ -26,12 +28,15 @@ export function buildApp(deps: Deps): FastifyInstance {
     // is both correct and in our shape (the database is closed only after the server).
     return503OnClosing: false,
     frameworkErrors,
+    ...requestIdOptions,
   });
 
   app.setValidatorCompiler(zodValidatorCompiler);
   // Only JSON bodies are spoken here: text/plain gets 415 like any other type, not a string body.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app);
+  installErrorHandling(app, unmatchedRecorder(deps.metrics));
+  // Before any route: it hooks every route as it is added.
+  installObservability(app, deps.metrics);
   registerApiDocs(app);
 
   for (const routes of ROUTES) app.register(routes, { deps });

@@ -10,6 +10,7 @@ import { makeListMerchants } from './billing/merchants/list-merchants.ts';
 import { makeCreatePlan } from './billing/plans/create-plan.ts';
 import { makeGetPlan } from './billing/plans/get-plan.ts';
 import { makeListMerchantPlans } from './billing/plans/list-plans.ts';
+import { BillingError } from './billing/errors.ts';
 import { systemClock } from './billing/ports.ts';
 import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
@@ -21,9 +22,12 @@ import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
 import { createSorobanGateway } from './chain/soroban-gateway.ts';
 import { createLogger } from './logger.ts';
+import { createMetrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
 import { guardDb } from './storage/database-errors.ts';
 import { openDb } from './storage/db.ts';
 import type { Db } from './storage/db.ts';
+import { countPendingPulls } from './storage/repos/pull-stats.ts';
 import { createRepos, createUnitOfWork } from './storage/repos/repos.ts';
 import { unavailableDb } from './storage/unavailable-db.ts';
 
@@ -52,6 +56,8 @@ export interface Deps {
   /** The Soroban RPC client (the only SDK user) behind the billing port. */
   gateway: VaultGateway;
   pullVerbs: PullVerbs;
+  /** Prometheus registry and recorders (GET /metrics). */
+  metrics: Metrics;
 }
 
 export interface PullVerbs {
@@ -94,21 +100,38 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const db = await openDatabase(config);
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
+  const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
   const gateway = createSorobanGateway({
     rpcUrl: config.sorobanRpcUrl,
     networkPassphrase: config.networkPassphrase,
     pollIntervalMs: config.txPollIntervalMs,
+    onRpcCall: metrics.observeRpc,
   });
-  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway });
-  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock), gateway, pullVerbs };
+  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics });
+  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock), gateway, pullVerbs, metrics };
 }
 
-export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway'>): PullVerbs {
+export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway'> & { metrics?: Metrics }): PullVerbs {
   const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock };
+  const triggerPull = makeTriggerPull({ ...shared, contractId: d.config.contractId, pollTimeoutMs: d.config.txPollTimeoutMs });
   return {
-    triggerPull: makeTriggerPull({ ...shared, contractId: d.config.contractId, pollTimeoutMs: d.config.txPollTimeoutMs }),
+    triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
     reconcilePending: makeReconcilePending(shared),
+  };
+}
+
+/** Every trigger-pull outcome, or the code of the error that refused it, counted once. */
+function countedPulls(triggerPull: PullVerbs['triggerPull'], metrics: Metrics): PullVerbs['triggerPull'] {
+  return async (args) => {
+    try {
+      const result = await triggerPull(args);
+      metrics.countPull(result.kind);
+      return result;
+    } catch (err) {
+      metrics.countPull(err instanceof BillingError ? err.code.toLowerCase() : 'error');
+      throw err;
+    }
   };
 }
 

@@ -31,7 +31,8 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
   void reply.code(res.status).send(res.body);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `onNotFound` sees every unmatched request (metrics: the not-found handler is not a route, so no route hook runs). */
+export function installErrorHandling(app: FastifyInstance, onNotFound?: (reply: FastifyReply) => void): void {
   app.setErrorHandler((err, request, reply) => {
     const res = toErrorResponse(err);
     if (res.status >= 500) logServerError(request, err, res);
@@ -39,6 +40,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    onNotFound?.(reply);
     return reply.code(404).send(errorBody(`Route ${request.method} ${pathOf(request.url)} not found`));
   });
 }

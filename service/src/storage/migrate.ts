@@ -2,6 +2,7 @@
 // node-pg-migrate, the same files on PGlite and on a PostgreSQL server. Applied at start-up
 // and by `billing migrate`; a failed migration throws and the process exits non-zero.
 import { runner } from 'node-pg-migrate';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 
@@ -27,4 +28,20 @@ export async function migrate(db: Db, log: (msg: string) => void = () => {}): Pr
     }),
   );
   return applied.map((m) => m.name);
+}
+
+/** The migrations shipped with this build, by the name schema_migrations records (file name without .sql). */
+export const shippedMigrations = (): string[] =>
+  readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .map((f) => f.slice(0, -'.sql'.length))
+    .sort();
+
+/** Shipped migrations the database has not recorded as run; all of them when it never migrated. */
+export async function pendingMigrations(db: Db, shipped: string[] = shippedMigrations()): Promise<string[]> {
+  const exists = await db.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
+  if (!exists.rows[0]?.t) return shipped;
+  const { rows } = await db.query<{ name: string }>('SELECT name FROM schema_migrations');
+  const applied = new Set(rows.map((r) => r.name));
+  return shipped.filter((name) => !applied.has(name));
 }

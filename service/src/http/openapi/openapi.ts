@@ -29,7 +29,8 @@ const statusOf = ([code]: ErrorCase) => (code in EDGE_STATUS ? EDGE_STATUS[code 
 function responses(declared: Record<string, object> | undefined, doc: OperationDoc): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [status, [description, example]] of Object.entries(doc.answers)) {
-    out[status] = { ...(declared?.[status] ?? {}), description, examples: [example] };
+    const schema = declared?.[status] ?? (typeof example === 'string' ? { type: 'string' } : {});
+    out[status] = { ...schema, description, examples: [example] };
   }
   const byStatus = new Map<number, ErrorCase[]>();
   for (const e of doc.errors) byStatus.set(statusOf(e), [...(byStatus.get(statusOf(e)) ?? []), e]);
@@ -58,6 +59,7 @@ export function registerApiDocs(app: FastifyInstance): void {
       if (schema.hide || !doc) return { schema: declared, url };
       const out: Record<string, unknown> = { ...schema, summary: doc.summary, tags: [doc.tag] };
       if (doc.description) out.description = doc.description;
+      if (doc.contentType) out.produces = [doc.contentType];
       for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
         if (isZod(schema[part])) out[part] = requestSchema(schema[part]);
       }

@@ -32,6 +32,8 @@ export interface OperationDoc {
   summary: string;
   tag: 'Merchants' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Operations';
   description?: string;
+  /** Of the answers, when not JSON. */
+  contentType?: string;
   request?: unknown;
   /** Non-error statuses (successes, and /health's 503) -> [description, example body]. */
   answers: Record<number, [string, unknown]>;
@@ -57,6 +59,27 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     answers: {
       200: ['Alive', { status: 'ok' }],
       503: ['The database did not answer within 2 s, or none is configured', { status: 'unavailable', error: 'database did not answer within 2000 ms' }],
+    },
+    errors: [],
+  },
+  'GET /ready': {
+    summary: 'Readiness: the database answers and every migration of this build has been applied',
+    tag: 'Operations',
+    answers: {
+      200: ['Ready for traffic', { status: 'ready', migrations: 3 }],
+      503: ['Database unreachable, or the schema is behind this build', { status: 'unavailable', error: 'migrations not applied: 0003_listing_indexes' }],
+    },
+    errors: [],
+  },
+  'GET /metrics': {
+    summary: 'Prometheus metrics: requests, latency, pull outcomes, RPC latency, pending attempts',
+    tag: 'Operations',
+    contentType: 'text/plain',
+    answers: {
+      200: [
+        'Prometheus text exposition format',
+        'http_requests_total{method="GET",route="/plans/:id",status="200"} 42\nbilling_pull_attempts_pending 0\n',
+      ],
     },
     errors: [],
   },

@@ -4,9 +4,9 @@ import type { RoutesPlugin } from '../route-plugin.ts';
 import { errorBody } from '../errors.ts';
 
 // A black-holed database must not hang the probe longer than a load balancer waits.
-const PROBE_TIMEOUT_MS = 2_000;
+export const PROBE_TIMEOUT_MS = 2_000;
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);

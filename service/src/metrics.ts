@@ -1,0 +1,81 @@
+// Prometheus metrics, one registry per Deps (tests build many apps in one process; prom-client's
+// global registry would refuse the second). What an operator reads: requests by route and status
+// with their latency, pull outcomes, RPC latency by method, pull attempts still pending.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+type RequestChild = { count: Counter.Internal; seconds: Histogram.Internal<string> };
+
+export interface Metrics {
+  registry: Registry;
+  /**
+   * The recorder of one route (pattern, never the raw URL), made once when the route is added so
+   * that a request costs one Map read by status, two increments and no allocation.
+   */
+  requestRecorder(method: string, route: string): (status: number, seconds: number) => void;
+  /** confirmed | pending | failed, or the lower-cased error code of a refused pull. */
+  countPull(outcome: string): void;
+  observeRpc(method: string, seconds: number): void;
+}
+
+/** `pendingPulls` is read on each scrape; undefined when there is no database. */
+export function createMetrics(pendingPulls?: () => Promise<number>): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const requestSeconds = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request received to response sent, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const pulls = new Counter({
+    name: 'billing_pull_outcomes_total',
+    help: 'POST /trigger-pull outcomes: confirmed, pending, failed, or the code of a refusal',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const rpcSeconds = new Histogram({
+    name: 'soroban_rpc_call_duration_seconds',
+    help: 'Soroban RPC call latency by method (errors included)',
+    labelNames: ['method'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'billing_pull_attempts_pending',
+    help: 'Pull attempts sent but not resolved yet (202s and crashes, until the reconciler settles them)',
+    registers: [registry],
+    async collect() {
+      if (!pendingPulls) return;
+      // A scrape must not fail because the database is down: /ready reports that.
+      const n = await pendingPulls().catch(() => undefined);
+      if (n !== undefined) this.set(n);
+    },
+  });
+
+  return {
+    registry,
+    requestRecorder(method, route) {
+      // Label lookups hash a label object; children are resolved once per status and kept.
+      const byStatus = new Map<number, RequestChild>();
+      return (status, seconds) => {
+        let child = byStatus.get(status);
+        if (!child) {
+          const labels = { method, route, status: String(status) };
+          child = { count: requests.labels(labels), seconds: requestSeconds.labels(labels) };
+          byStatus.set(status, child);
+        }
+        child.count.inc();
+        child.seconds.observe(seconds);
+      };
+    },
+    countPull: (outcome) => pulls.inc({ outcome }),
+    observeRpc: (method, seconds) => rpcSeconds.observe({ method }, seconds),
+  };
+}
