@@ -15,6 +15,7 @@ import { zodValidatorCompiler } from './http/validation.ts';
 import { registerApiDocs } from './http/openapi/openapi.ts';
 import { installObservability, requestIdOptions, unmatchedRecorder } from './http/observability.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
+import { installLimits } from './http/limits.ts';
 
 // Every route of the service, in one list.
 const ROUTES = [healthRoutes, operationsRoutes, merchantRoutes, planRoutes, subscriptionRoutes, triggerPullRoutes, listingRoutes];
@@ -37,6 +38,7 @@ export function buildApp(deps: Deps): FastifyInstance {
   installErrorHandling(app, unmatchedRecorder(deps.metrics));
   // Before any route: it hooks every route as it is added.
   installObservability(app, deps.metrics);
+  installLimits(app, deps.config);
   registerApiDocs(app);
 
   for (const routes of ROUTES) app.register(routes, { deps });

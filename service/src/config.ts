@@ -33,6 +33,15 @@ const EnvSchema = z.object({
   RECONCILE_INTERVAL_MS: int(0, 3_600_000).default(15_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(65_536),
+  // Per-client (IP) request limit; unset = no limit. Probes (/health, /ready, /metrics) are exempt.
+  RATE_LIMIT_MAX: int(1, 1_000_000_000).optional(),
+  RATE_LIMIT_WINDOW_MS: int(1, 86_400_000).default(60_000),
+  // Browser origins allowed by CORS, comma-separated (`*` = any); unset = no CORS headers at all.
+  CORS_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be * or origins like https://shop.example.com, comma-separated')
+    .optional(),
 });
 
 export interface Config {
@@ -49,6 +58,10 @@ export interface Config {
   reconcileIntervalMs: number;
   logLevel: string;
   bodyLimitBytes: number;
+  /** undefined = no rate limit (the default). */
+  rateLimit: { max: number; windowMs: number } | undefined;
+  /** undefined = CORS off; ['*'] = any origin. */
+  corsOrigins: string[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -78,6 +91,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimit: e.RATE_LIMIT_MAX === undefined ? undefined : { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    corsOrigins: e.CORS_ORIGINS,
   };
 }
 

@@ -8,11 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { STATUS_BY_CODE } from '../errors.ts';
 import { responseSchema } from '../schemas/common.ts';
+import { errors as errorExamples } from './examples.ts';
 import { EDGE_STATUS, ERROR_TEXT, OPERATIONS } from './operations.ts';
 import type { ErrorCase, OperationDoc } from './operations.ts';
 
 const ErrorJson = z.object({ error: z.string() }).catchall(z.unknown());
 const ERROR_SCHEMA = responseSchema(ErrorJson);
+
+const rateLimited = errorExamples.rateLimited;
 
 const isZod = (s: unknown): s is z.ZodType => typeof s === 'object' && s !== null && '_zod' in s;
 
@@ -33,7 +36,9 @@ function responses(declared: Record<string, object> | undefined, doc: OperationD
     out[status] = { ...schema, description, examples: [example] };
   }
   const byStatus = new Map<number, ErrorCase[]>();
-  for (const e of doc.errors) byStatus.set(statusOf(e), [...(byStatus.get(statusOf(e)) ?? []), e]);
+  // RATE_LIMIT_MAX applies to every route but the probes.
+  const errors: ErrorCase[] = doc.tag === 'Operations' ? doc.errors : [...doc.errors, ['RATE_LIMITED', rateLimited]];
+  for (const e of errors) byStatus.set(statusOf(e), [...(byStatus.get(statusOf(e)) ?? []), e]);
   for (const [status, cases] of byStatus) {
     if (out[status]) continue; // a declared body (e.g. 502 of /trigger-pull) wins
     out[status] = { ...ERROR_SCHEMA, description: [...new Set(cases.map(([code]) => ERROR_TEXT[code]))].join('; '), examples: cases.map(([, body]) => body) };
