@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// `billing`: what an operator does by hand, with the server's own configuration (DATABASE_URL
+// etc.), verbs and migrations. Human output by default, --json for scripts; errors go to stderr
+// with exit status 1. Arguments are parsed by commander, never by hand.
+import { Command, Option } from 'commander';
+import { CreateMerchantBody, merchantJson } from '../http/schemas/merchants.ts';
+import { IdParams } from '../http/schemas/common.ts';
+import { encodeCursor, PlanListQuery } from '../http/schemas/listings.ts';
+import { planJson } from '../http/schemas/plans.ts';
+import { firstIssueMessage } from '../http/validation.ts';
+import { describeDatabase } from '../config.ts';
+import { migrate } from '../storage/migrate.ts';
+import { CliError, cliConfig, output, table, withDeps } from './session.ts';
+import type { z } from 'zod';
+
+const json = () => new Option('--json', 'print JSON instead of text');
+
+/** The same schemas as the HTTP API: the same rules and the same "Invalid input on …" texts. */
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new CliError(firstIssueMessage(parsed.error));
+  return parsed.data;
+}
+
+const pageOptions = (cmd: Command) =>
+  cmd.option('--limit <n>', 'rows per page (1-500)', '50').option('--cursor <cursor>', 'next_cursor printed by the previous page');
+
+const moreHint = (next: string | null) => (next ? `\nmore: --cursor ${next}` : '');
+
+const program = new Command('billing').description('Recurring billing on Soroban: operator commands').showHelpAfterError();
+
+program
+  .command('serve')
+  .description('start the HTTP API (same as `npm start`; configured by the environment)')
+  .action(async () => {
+    await import('../main.ts');
+  });
+
+program
+  .command('migrate')
+  .description('apply pending schema migrations to DATABASE_URL (or the embedded database)')
+  .addOption(json())
+  .action(async (o: { json?: boolean }) => {
+    const target = describeDatabase(cliConfig().database);
+    const applied = await withDeps('migrate', (deps) => migrate(deps.db), { needsSchema: false });
+    output(Boolean(o.json), { database: target, applied }, () =>
+      applied.length ? `${target}: applied ${applied.join(', ')}` : `${target}: schema up to date`,
+    );
+  });
+
+const merchants = program.command('merchants').description('create, list and delete merchants');
+
+merchants
+  .command('create')
+  .description('create a merchant')
+  .requiredOption('--name <name>', 'display name')
+  .requiredOption('--wallet <address>', 'Stellar account (G…) that receives the pulled funds')
+  .addOption(json())
+  .action(async (o: { name: string; wallet: string; json?: boolean }) => {
+    const input = parse(CreateMerchantBody, { name: o.name, wallet_address: o.wallet });
+    const merchant = merchantJson(await withDeps('merchants-create', (d, ctx) => d.verbs.createMerchant({ ctx, input })));
+    output(Boolean(o.json), { merchant }, () => `Merchant created: ${merchant.id} ${merchant.name} (${merchant.wallet_address})`);
+  });
+
+pageOptions(merchants.command('list').description('list live merchants, oldest first'))
+  .addOption(json())
+  .action(async (o: { limit: string; cursor?: string; json?: boolean }) => {
+    const { page, order } = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
+    const res = await withDeps('merchants-list', (d, ctx) => d.verbs.listMerchants({ ctx, input: { page } }));
+    const next_cursor = res.next ? encodeCursor(order, res.next) : null;
+    const rows = res.items.map(merchantJson);
+    output(Boolean(o.json), { merchants: rows, next_cursor }, () =>
+      table(['ID', 'NAME', 'WALLET', 'CREATED'], rows.map((m) => [m.id, m.name, m.wallet_address, m.created_at])) + moreHint(next_cursor),
+    );
+  });
+
+merchants
+  .command('delete')
+  .description('soft-delete a merchant (its plans are withdrawn; history stays)')
+  .argument('<id>', 'merchant id')
+  .addOption(json())
+  .action(async (id: string, o: { json?: boolean }) => {
+    const input = parse(IdParams, { id });
+    const merchant = await withDeps('merchants-delete', (d, ctx) => d.verbs.deleteMerchant({ ctx, input }));
+    const body = { ...merchantJson(merchant), deleted_at: (merchant.deleted_at as Date).toISOString() };
+    output(Boolean(o.json), { merchant: body }, () => `Merchant deleted: ${body.id} ${body.name}`);
+  });
+
+const plans = program.command('plans').description('list plans');
+
+pageOptions(plans.command('list').description("list a merchant's plans, oldest first"))
+  .requiredOption('--merchant <id>', 'merchant id')
+  .addOption(json())
+  .action(async (o: { merchant: string; limit: string; cursor?: string; json?: boolean }) => {
+    const { id } = parse(IdParams, { id: o.merchant });
+    const { page, order } = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
+    const res = await withDeps('plans-list', (d, ctx) => d.verbs.listMerchantPlans({ ctx, input: { merchant_id: id, page } }));
+    const next_cursor = res.next ? encodeCursor(order, res.next) : null;
+    const rows = res.items.map(planJson);
+    output(Boolean(o.json), { plans: rows, next_cursor }, () =>
+      table(
+        ['ID', 'NAME', 'TOKEN_AMOUNT', 'INTERVAL_S', 'CREATED'],
+        rows.map((p) => [p.id, p.name, String(p.token_amount), String(p.interval_seconds), p.created_at]),
+      ) + moreHint(next_cursor),
+    );
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const message = err instanceof CliError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  if (process.argv.includes('--json')) process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+  else process.stderr.write(`billing: ${message}\n`);
+  process.exitCode = 1;
+});
