@@ -84,6 +84,16 @@ export function registerApiDocs(app: FastifyInstance): void {
   // Scalar's page and script come from the installed package; default fonts would come from a CDN.
   app.register(scalar, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', withDefaultFonts: false, title: 'Recurring billing API' },
+    configuration: {
+      url: '/openapi.json',
+      title: 'Recurring billing API',
+      withDefaultFonts: false,
+      // Every operation on one page, and none of the hosted services (AI agent, MCP, sharing).
+      defaultOpenAllTags: true,
+      showDeveloperTools: 'never',
+      hideClientButton: true,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+    },
   });
 }
