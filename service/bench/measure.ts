@@ -123,10 +123,12 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
     }
   }
   for (let round = 1; round <= o.runs; round++) {
-    for (const f of live) {
+    for (const f of runOrder(live)) {
+      await waitQuiet(log);
       let res = await runOnce(f, o);
       for (let retry = 1; retry <= o.retries && (res.otherCpu0 ?? 0) > MAX_OTHER_CPU0; retry++) {
         log(`run ${round}/${o.runs} ${f.id}: other processes took ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}% of CPU 0, repeating (${retry}/${o.retries})`);
+        await waitQuiet(log);
         res = await runOnce(f, o);
       }
       const errs = res.errors.status + res.errors.timeout + res.errors.connect + res.errors.read + res.errors.write;
@@ -138,6 +140,35 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
   }
   for (const r of results.values()) if (r.runs.length) r.summary = summarize(r.runs);
   return [...results.values()];
+}
+
+// Figures compared by a ratio run back to back, so a change in the machine's load between them
+// (it is shared) touches both alike. Others keep their order.
+const PAIRS = ['pg.get-plan', 'ref.fastify-pg-prep', 'ref.express-pg', 'pg.post-plan', 'ref.fastify-pg-insert'];
+function runOrder(figs: Figure[]): Figure[] {
+  const rank = (f: Figure) => (PAIRS.includes(f.id) ? PAIRS.indexOf(f.id) : PAIRS.length);
+  return [...figs].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * Between runs nothing of ours is busy, so whatever uses the CPUs is someone else. Wait (up to
+ * 2 minutes) until both CPUs have been under 10% busy for two seconds in a row.
+ */
+async function waitQuiet(log: (s: string) => void): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let calm = 0;
+  let waited = false;
+  while (Date.now() < deadline && calm < 2) {
+    const a = [cpuBusyUs(CPU_SERVER), cpuBusyUs(CPU_LOAD)];
+    await new Promise((r) => setTimeout(r, 1000));
+    const b = [cpuBusyUs(CPU_SERVER), cpuBusyUs(CPU_LOAD)];
+    const busiest = Math.max(...a.map((x, i) => ((b[i] ?? 0) - (x ?? 0)) / 1e6));
+    calm = busiest < 0.1 ? calm + 1 : 0;
+    if (calm === 0 && !waited) {
+      log(`waiting for other processes to leave the CPUs (${(busiest * 100).toFixed(0)}% busy)…`);
+      waited = true;
+    }
+  }
 }
 
 /** One measured run, with the server's CPU time and other processes' share of CPU 0 around it. */

@@ -159,9 +159,18 @@ async function main(): Promise<void> {
   pinSelf();
   const pg = await startBenchPg();
   log(`PostgreSQL ${pg.version} at ${pg.url}`);
-  if (!o.scaleOnly) await httpFigures(o, pg);
-  if (o.profile) await profileService(o, pg, log);
-  if (o.scale) await runScale(o, pg, log);
+  // Each part stands alone: a failure in one is reported and the next still runs.
+  const part = async (name: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (err) {
+      process.exitCode = 1;
+      console.error(`[bench] ${name} failed:`, err);
+    }
+  };
+  if (!o.scaleOnly) await part('HTTP figures', () => httpFigures(o, pg));
+  if (o.profile) await part('profile', () => profileService(o, pg, log));
+  if (o.scale) await part('scale', () => runScale(o, pg, log));
 }
 
 try {
