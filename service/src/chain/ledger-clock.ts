@@ -1,39 +1,74 @@
-// Predicts when the next ledger closes, so that confirmation polls land just after a close
+// Predicts when the next ledger closes, so that a confirmation poll lands just after the close
 // instead of on a fixed timer: fewer getTransaction calls, and the outcome is seen sooner.
-// Learned from what RPC responses tell us (latest sequence + close time) and from our own
-// wall clock when a new sequence first appears (close times only have one-second resolution).
+//
+// Keeps bounds [lo, hi] on the wall-clock time at which a reference ledger closed:
+//  - a response that shows ledger s as the latest at wall time t says C(s) <= t and C(s+1) > t;
+//  - bounds are carried to later ledgers with the period learned from close times, widened for
+//    drift. Close times themselves are not used as bounds: they have one-second resolution and
+//    the network's clock need not agree with ours.
+// Polling at the midpoint while the bounds are wide narrows them quickly; afterwards a poll at
+// `hi` finds the ledger already closed.
+const DRIFT = 0.02; // widen projected bounds by 2% of the distance, for period error and jitter
+
+interface Bounds {
+  seq: number;
+  lo: number;
+  hi: number;
+}
+
 export class LedgerClock {
-  #firstSeen = new Map<number, number>(); // sequence -> wall ms when first observed
-  #anchor: { sequence: number; closeTime: number } | undefined;
-  #latest: { sequence: number; closeTime: number } | undefined;
+  #ref: Bounds | undefined;
+  #first: { seq: number; closeTime: number } | undefined;
+  #last: { seq: number; closeTime: number } | undefined;
   #defaultPeriodMs: number;
 
   constructor(defaultPeriodMs = 5000) {
     this.#defaultPeriodMs = defaultPeriodMs;
   }
 
-  observe(sequence: number, closeTimeSeconds: number, now = Date.now()): void {
-    if (!this.#firstSeen.has(sequence)) {
-      this.#firstSeen.set(sequence, now);
-      if (this.#firstSeen.size > 64) this.#firstSeen.delete(this.#firstSeen.keys().next().value as number);
-    }
-    if (!this.#anchor) this.#anchor = { sequence, closeTime: closeTimeSeconds };
-    if (!this.#latest || sequence > this.#latest.sequence) this.#latest = { sequence, closeTime: closeTimeSeconds };
+  /** True once enough ledgers were seen to know the period. */
+  calibrated(): boolean {
+    const a = this.#first;
+    const b = this.#last;
+    return !!a && !!b && b.seq - a.seq >= 3 && b.closeTime > a.closeTime;
   }
 
-  /** Average ledger period over what we have seen; needs a few ledgers to be meaningful. */
+  /** Average ledger period from close times (the default until calibrated). */
   periodMs(): number {
-    const a = this.#anchor;
-    const b = this.#latest;
-    if (!a || !b || b.sequence - a.sequence < 3 || b.closeTime <= a.closeTime) return this.#defaultPeriodMs;
-    return ((b.closeTime - a.closeTime) * 1000) / (b.sequence - a.sequence);
+    const a = this.#first;
+    const b = this.#last;
+    if (!a || !b || !this.calibrated()) return this.#defaultPeriodMs;
+    return ((b.closeTime - a.closeTime) * 1000) / (b.seq - a.seq);
   }
 
-  /** Best estimate (wall ms) of when the ledger after `sequence` closes. */
-  nextCloseAfter(sequence: number, closeTimeSeconds: number): number {
-    const seen = this.#firstSeen.get(sequence);
-    // The ledger closed no later than we first saw it, and within its close-time second.
-    const closedAt = Math.min(seen ?? Infinity, closeTimeSeconds * 1000 + 999);
-    return closedAt + this.periodMs();
+  #project(seq: number): { lo: number; hi: number } | undefined {
+    const ref = this.#ref;
+    if (!ref) return undefined;
+    const d = seq - ref.seq;
+    const p = this.periodMs();
+    const slack = Math.abs(d) * p * DRIFT;
+    return { lo: ref.lo + d * p - slack, hi: ref.hi + d * p + slack };
+  }
+
+  /** Records that `seq` (closed at `closeTimeSeconds`) was the latest ledger at wall time `now`. */
+  observe(seq: number, closeTimeSeconds: number, now = Date.now()): void {
+    if (!this.#first) this.#first = { seq, closeTime: closeTimeSeconds };
+    if (!this.#last || seq > this.#last.seq) this.#last = { seq, closeTime: closeTimeSeconds };
+    const p = this.periodMs();
+    let lo = now - p;
+    let hi = now;
+    const carried = this.#project(seq);
+    if (carried && Math.max(lo, carried.lo) <= Math.min(hi, carried.hi)) {
+      lo = Math.max(lo, carried.lo);
+      hi = Math.min(hi, carried.hi);
+    }
+    this.#ref = { seq, lo, hi };
+  }
+
+  /** When to look for the ledger after `seq`: the midpoint while unsure, else just after `hi`; NaN before calibration. */
+  nextPollAt(seq: number, graceMs: number): number {
+    const next = this.#project(seq + 1);
+    if (!next || !this.calibrated()) return Number.NaN;
+    return next.hi - next.lo > 4 * graceMs ? (next.lo + next.hi) / 2 : next.hi + graceMs;
   }
 }

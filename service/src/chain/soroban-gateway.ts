@@ -40,7 +40,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const queues = new SourceQueues();
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
-  const sent = new Map<string, { source: string; sequence: bigint }>();
+  const sent = new Map<string, { source: string; sequence: bigint; latestLedger: number }>();
   const polls = new Map<string, Promise<TxObservation>>();
 
   async function vaultFacts(contractId: string, user: string, merchant: string): Promise<VaultFacts | undefined> {
@@ -98,13 +98,14 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       }
       clock.observe(res.latestLedger, Number(res.latestLedgerCloseTime));
       if (res.status === 'PENDING' || res.status === 'DUPLICATE') {
-        sent.set(pull.hash, { source: pull.source, sequence: BigInt(pull.sequence) });
+        sent.set(pull.hash, { source: pull.source, sequence: BigInt(pull.sequence), latestLedger: res.latestLedger });
         return;
       }
       if (res.status === 'TRY_AGAIN_LATER') {
         // Another transaction of this source is queued (another replica, or a late one of ours):
         // the same envelope is accepted once that one is in a ledger, while the time bound allows.
-        const retryAt = clock.nextCloseAfter(res.latestLedger, Number(res.latestLedgerCloseTime)) + POLL_GRACE_MS;
+        const predicted = clock.nextPollAt(res.latestLedger, POLL_GRACE_MS);
+        const retryAt = Number.isNaN(predicted) ? Date.now() + config.pollIntervalMs : predicted;
         if (retryAt / 1000 + SUBMIT_SAFETY_SECONDS < pull.maxTime) {
           await sleep(retryAt - Date.now());
           continue;
@@ -134,17 +135,28 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   }
 
   async function poll(hash: string, deadline: number): Promise<TxObservation> {
+    // A transaction we just sent cannot be in a ledger before the next close: start there.
+    let seq = sent.get(hash)?.latestLedger;
     let last: TxObservation | undefined;
     for (;;) {
-      const wait = last
-        ? clock.nextCloseAfter(last.latestLedger, last.latestLedgerCloseTime) + POLL_GRACE_MS - Date.now()
-        : 0;
-      const delay = Math.min(Math.max(wait, MIN_POLL_DELAY_MS), config.pollIntervalMs, deadline - Date.now());
-      if (last && delay <= 0) break;
-      if (last) await sleep(delay);
+      if (seq !== undefined) {
+        const predicted = clock.nextPollAt(seq, POLL_GRACE_MS) - Date.now();
+        // Before the period is known, poll every TX_POLL_INTERVAL_MS. After, that setting bounds
+        // the wait only once the predicted close has passed (a missed prediction, a delayed
+        // inclusion); before the predicted close a poll would find nothing.
+        const wait = Number.isNaN(predicted)
+          ? config.pollIntervalMs
+          : predicted > 0
+            ? predicted
+            : Math.min(config.pollIntervalMs, 4 * POLL_GRACE_MS);
+        const delay = Math.min(Math.max(wait, MIN_POLL_DELAY_MS), deadline - Date.now());
+        if (last && delay <= 0) break;
+        await sleep(delay);
+      }
       last = await observe(hash);
       if (last.status !== 'NOT_FOUND') return last;
       if (Date.now() >= deadline) break;
+      seq = last.latestLedger;
     }
     const mine = sent.get(hash);
     if (mine) sequences.forget(mine.source); // unknown outcome: the next pull asks the network

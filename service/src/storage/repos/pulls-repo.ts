@@ -89,7 +89,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
 
     async listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]> {
       const { rows } = await db.query<PullAttempt>(
-        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 ORDER BY created_at DESC, attempt_no DESC LIMIT $2`,
         [subscriptionId, limit],
         'pull_list_for_subscription',
       );
