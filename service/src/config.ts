@@ -31,6 +31,9 @@ const EnvSchema = z.object({
   TX_POLL_INTERVAL_MS: int(1, 60_000).default(1_000),
   // How often pending pull attempts (202s, crashes) are resolved against the network; 0 = only at start-up.
   RECONCILE_INTERVAL_MS: int(0, 3_600_000).default(15_000),
+  // Longest a SIGTERM waits for requests in flight (pulls being polled) before exiting anyway;
+  // a pull cut off here stays pending in the database and the next start resolves it.
+  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(45_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(65_536),
   // Per-client (IP) request limit; unset = no limit. Probes (/health, /ready, /metrics) are exempt.
@@ -56,6 +59,7 @@ export interface Config {
   txPollTimeoutMs: number;
   txPollIntervalMs: number;
   reconcileIntervalMs: number;
+  shutdownTimeoutMs: number;
   logLevel: string;
   bodyLimitBytes: number;
   /** undefined = no rate limit (the default). */
@@ -89,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimit: e.RATE_LIMIT_MAX === undefined ? undefined : { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },

@@ -48,7 +48,18 @@ async function main(): Promise<void> {
     }
     stopping = true;
     log.info(`${signal}: closing`);
+    const overdue = setTimeout(() => {
+      log.error(`${signal}: requests still in flight after ${config.shutdownTimeoutMs} ms, exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    overdue.unref();
+    // Stops accepting, then waits for requests in flight, including pulls being polled, so their
+    // outcomes are recorded before the pool closes. A keep-alive connection whose request finishes
+    // during the drain would hold the server open until its keep-alive timeout: close those as
+    // soon as they go idle.
+    const dropIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
+    clearInterval(dropIdle);
     await reconciler?.stop();
     await closeDeps(deps);
     process.exit(0);

@@ -90,5 +90,22 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     expect(again.body.code).toBe('too_early');
     expect(await pullsOnChain(devnet, merchant.publicKey())).toHaveLength(1);
   }, 60_000);
-});
 
+  it('SIGTERM while a pull is being polled: the answer is sent, the outcome recorded, then the process exits 0', async () => {
+    const a = await replica();
+    const { merchant, subscription } = await subscribe(a.url);
+    await devnet.control('/faults', { kind: 'delay', ledgers: 2 });
+    const answer = http(a.url, 'POST', '/trigger-pull', { subscription_id: subscription.id, merchant_secret: merchant.secret() });
+    for (let i = 0; (await pullsOnChain(devnet, merchant.publicKey())).length === 0; i++) {
+      if (i > 100) throw new Error('the pull never reached the network');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const exited = new Promise<number | null>((resolve) => a.process.once('exit', (code) => resolve(code)));
+    a.process.kill('SIGTERM');
+    expect((await answer).status).toBe(200);
+    expect(await exited).toBe(0);
+    const b = await replica();
+    const history = (await http(b.url, 'GET', `/subscriptions/${subscription.id}/pulls`)).body.pulls;
+    expect(history.map((p: { status: string }) => p.status)).toEqual(['confirmed']);
+  }, 60_000);
+});
