@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       txPollTimeoutMs: 30_000,
       txPollIntervalMs: 1_000,
       reconcileIntervalMs: 15_000,
+      shutdownTimeoutMs: 45_000,
       logLevel: 'info',
       bodyLimitBytes: 65_536,
     });
