@@ -1,8 +1,8 @@
 // Runs the service as its own OS process (`node src/main.ts`), as production does, so tests can
 // run two replicas side by side or kill one with SIGKILL mid-pull.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './pg-server.ts';
 
 const SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -10,17 +10,6 @@ export interface ServiceProcess {
   url: string;
   process: ChildProcess;
   kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-    srv.on('error', reject);
-  });
 }
 
 export async function startServiceProcess(env: Record<string, string | undefined>): Promise<ServiceProcess> {
