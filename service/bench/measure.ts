@@ -44,6 +44,7 @@ export interface FigureResult {
   group: Group;
   runs: Run[];
   skipped?: string;
+  failed?: string; // a run failed (server died, wrk error); the figure keeps the runs it had
   summary?: Summary;
 }
 
@@ -124,18 +125,27 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
   }
   for (let round = 1; round <= o.runs; round++) {
     for (const f of runOrder(live)) {
-      await waitQuiet(log);
-      let res = await runOnce(f, o);
-      for (let retry = 1; retry <= o.retries && (res.otherCpu0 ?? 0) > MAX_OTHER_CPU0; retry++) {
-        log(`run ${round}/${o.runs} ${f.id}: other processes took ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}% of CPU 0, repeating (${retry}/${o.retries})`);
+      const result = results.get(f.id)!;
+      if (result.failed) continue;
+      let res: Run;
+      try {
         await waitQuiet(log);
         res = await runOnce(f, o);
+        for (let retry = 1; retry <= o.retries && (res.otherCpu0 ?? 0) > MAX_OTHER_CPU0; retry++) {
+          log(`run ${round}/${o.runs} ${f.id}: other processes took ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}% of CPU 0, repeating (${retry}/${o.retries})`);
+          await waitQuiet(log);
+          res = await runOnce(f, o);
+        }
+      } catch (err) {
+        result.failed = `run ${round} failed: ${(err as Error).message.slice(0, 300)}`;
+        log(`${f.id}: ${result.failed}`);
+        continue;
       }
       const errs = res.errors.status + res.errors.timeout + res.errors.connect + res.errors.read + res.errors.write;
       log(
         `run ${round}/${o.runs} ${f.id.padEnd(18)} ${res.rps.toFixed(0).padStart(7)} req/s  p50 ${(res.latencyUs.p50 / 1000).toFixed(2)} ms  p99 ${(res.latencyUs.p99 / 1000).toFixed(2)} ms  cpu ${res.cpuUsPerReq?.toFixed(0) ?? '?'} µs/req  other on cpu0 ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}%  cpu1 busy ${((res.cpu1Busy ?? 0) * 100).toFixed(0)}%${errs ? `  errors ${JSON.stringify(res.errors)}` : ''}`,
       );
-      results.get(f.id)!.runs.push(res);
+      result.runs.push(res);
     }
   }
   for (const r of results.values()) if (r.runs.length) r.summary = summarize(r.runs);

@@ -82,6 +82,7 @@ export function onCleanup(fn: () => void | Promise<void>): void {
 }
 
 let cleaning: Promise<void> | undefined;
+export const shuttingDown = (): boolean => cleaning !== undefined;
 export function cleanupAll(): Promise<void> {
   cleaning ??= (async () => {
     for (const c of children) c.kill('SIGKILL');

@@ -67,9 +67,9 @@ export function ratiosMarkdown(ratios: Ratio[]): string {
 
 export function tableMarkdown(rs: FigureResult[]): string {
   const rows = rs.map((r) => {
-    if (!r.summary) return `| ${r.server} | ${r.endpoint} | skipped: ${r.skipped ?? 'no runs'} | | | | | | |`;
+    if (!r.summary) return `| ${r.server} | ${r.endpoint} | ${r.skipped ? `skipped: ${r.skipped}` : (r.failed ?? 'no runs')} | | | | | | |`;
     const s = r.summary;
-    const errs = s.errors ? `${s.errors} of ${s.requests}` : '0';
+    const errs = (s.errors ? `${s.errors} of ${s.requests}` : '0') + (r.failed ? `; ${r.failed}` : '');
     return `| ${r.server} | ${r.endpoint} | **${k(s.rps)}** (${k(s.rpsMin)}–${k(s.rpsMax)}) | ${ms(s.p50Us)} | ${ms(s.p99Us)} | ${cpu(s.cpuUsPerReq)} | ${(s.otherCpu0Max * 100).toFixed(0)}% | ${(s.cpu1Busy * 100).toFixed(0)}% | ${errs} |`;
   });
   return ['| server | endpoint | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | other load on CPU 0 (max) | CPU 1 busy | errors |', '|---|---|---|---|---|---|---|---|---|', ...rows].join(

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CPU_SERVER, type Spawned, freePort, onCleanup, start, waitForHttp } from './procs.ts';
+import { CPU_SERVER, type Spawned, freePort, onCleanup, shuttingDown, start, waitForHttp } from './procs.ts';
 
 export const SERVICE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const REF_DIR = fileURLToPath(new URL('./reference-servers/', import.meta.url));
@@ -23,6 +23,17 @@ async function launch(name: string, args: string[], env: NodeJS.ProcessEnv, cwd:
   const proc = start(process.execPath, args, { cpu: CPU_SERVER, cwd, env: merged });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(base + probe, proc);
+  // A server that dies mid-bench says so, with its last output, instead of leaving wrk to
+  // report a bare "connection refused".
+  let stopping = false;
+  void proc.exited.then((code) => {
+    if (!stopping && !shuttingDown()) console.error(`[bench] ${name} (pid ${proc.pid}) exited with ${code} during the bench:\n${proc.output().slice(-2000)}`);
+  });
+  const stop = proc.stop;
+  proc.stop = (...args) => {
+    stopping = true;
+    return stop(...args);
+  };
   return { name, base, proc };
 }
 
