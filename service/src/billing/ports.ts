@@ -63,7 +63,11 @@ export interface NewPlan {
 }
 
 export interface PlansRepo {
-  insert(input: NewPlan): Promise<Plan>;
+  /**
+   * One statement: null when the merchant exists but is soft-deleted; a merchant_id that does
+   * not exist fails on the foreign key (the spec passes that message through).
+   */
+  insert(input: NewPlan): Promise<Plan | null>;
   findById(id: string): Promise<Plan | null>;
   /** The plan with its owner, only while the owner is not soft-deleted. */
   findOffered(id: string): Promise<PlanWithMerchant | null>;
@@ -78,7 +82,8 @@ export interface NewSubscription {
 }
 
 export interface SubscriptionsRepo {
-  insert(input: NewSubscription): Promise<Subscription>;
+  /** One statement: null when the plan is not offered (absent, or its merchant soft-deleted). */
+  insert(input: NewSubscription): Promise<Subscription | null>;
   findById(id: string): Promise<Subscription | null>;
   list(filter: SubscriptionFilter, page: PageRequest): Promise<Page<Subscription>>;
 }

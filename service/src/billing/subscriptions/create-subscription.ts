@@ -4,7 +4,7 @@
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
-import type { Clock, PlansRepo, SubscriptionsRepo } from '../ports.ts';
+import type { Clock, SubscriptionsRepo } from '../ports.ts';
 
 export interface CreateSubscriptionInput {
   plan_id: string;
@@ -13,13 +13,12 @@ export interface CreateSubscriptionInput {
 
 export function makeCreateSubscription(deps: {
   clock: Clock;
-  plans: Pick<PlansRepo, 'findOffered'>;
   subscriptions: Pick<SubscriptionsRepo, 'insert'>;
 }) {
   return async function createSubscription({ input }: { ctx: Ctx; input: CreateSubscriptionInput }): Promise<Subscription> {
     // A plan of a soft-deleted merchant is not offered any more: same answer as no plan.
-    const plan = await deps.plans.findOffered(input.plan_id);
-    if (!plan) throw notFound('Plan');
-    return deps.subscriptions.insert({ ...input, next_billing_date: deps.clock.now() });
+    const subscription = await deps.subscriptions.insert({ ...input, next_billing_date: deps.clock.now() });
+    if (!subscription) throw notFound('Plan');
+    return subscription;
   };
 }

@@ -31,12 +31,18 @@ const FIND_OFFERED = `
 export function createPlansRepo(db: Queryable): PlansRepo {
   return {
     async insert(input: NewPlan) {
+      // The soft-delete check rides in the INSERT itself: one round trip, and the row is written
+      // only if the merchant is not deleted in this statement's snapshot. An absent merchant
+      // passes the NOT EXISTS and meets the foreign key.
       const res = await db.query<PlanRow>(
         `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds)
-         VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+         SELECT $1, $2, $3, $4
+          WHERE NOT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NOT NULL)
+         RETURNING ${COLUMNS}`,
         [input.merchant_id, input.name, input.token_amount, input.interval_seconds],
+        'plans_insert',
       );
-      return toPlan(res.rows[0]);
+      return res.rows[0] ? toPlan(res.rows[0]) : null;
     },
 
     async findById(id: string) {

@@ -11,12 +11,18 @@ const COLUMNS = 'id, plan_id, customer_wallet_address, status, next_billing_date
 export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
   return {
     async insert(input: NewSubscription) {
+      // Only for a plan still offered (its merchant not soft-deleted), in one round trip; the
+      // unique pair still raises PostgreSQL's own message, which the spec passes through.
       const res = await db.query<Subscription>(
         `INSERT INTO subscriptions (plan_id, customer_wallet_address, next_billing_date)
-         VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+         SELECT p.id, $2, $3
+           FROM plans p JOIN merchants m ON m.id = p.merchant_id
+          WHERE p.id = $1 AND m.deleted_at IS NULL
+         RETURNING ${COLUMNS}`,
         [input.plan_id, input.customer_wallet_address, input.next_billing_date],
+        'subscriptions_insert',
       );
-      return res.rows[0];
+      return res.rows[0] ?? null;
     },
 
     async findById(id: string) {
