@@ -1,5 +1,9 @@
 // Bench settings from flags and environment. Defaults are the published figures (3 × 10 s after
 // a 5 s warm-up, 50 connections); BENCH_QUICK=1 / --quick is for checking the harness itself.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export interface Options {
@@ -15,7 +19,8 @@ export interface Options {
   rssSeconds: number;
   profile: boolean; // one extra GET /plans/{id} run with node --cpu-prof
   figures: string[]; // figure ids to run (prefix match); empty = all
-  write: boolean; // update BENCHMARKS.md
+  write: boolean; // update BENCHMARKS.md and results/
+  results: string; // where charts, JSON and profiles go: results/, or a temp dir with --no-write
   pglite: boolean;
 }
 
@@ -84,7 +89,7 @@ export function parseOptions(argv: string[]): Options {
   const quick = values.quick ?? flag('BENCH_QUICK');
   const num = (v: string | undefined, e: string | undefined, d: number) => Number(v ?? e ?? d);
   const scaleOnly = values['scale-only'] ?? flag('BENCH_SCALE_ONLY');
-  return {
+  const o = {
     quick,
     runs: num(values.runs, env.BENCH_RUNS, 3),
     durationS: num(values.duration, env.BENCH_DURATION, quick ? 3 : 10),
@@ -98,6 +103,10 @@ export function parseOptions(argv: string[]): Options {
     profile: values.profile ?? flag('BENCH_PROFILE'),
     figures: (values.figures ?? env.BENCH_FIGURES ?? '').split(',').filter(Boolean),
     write: values.write ?? !flag('BENCH_NO_WRITE'),
+    results: '',
     pglite: values.pglite ?? !flag('BENCH_NO_PGLITE'),
   };
+  // The committed results/ always match BENCHMARKS.md; a --no-write run keeps its files aside.
+  o.results = o.write ? fileURLToPath(new URL('./results/', import.meta.url)) : mkdtempSync(join(tmpdir(), 'billing-bench-results-'));
+  return o;
 }

@@ -14,7 +14,6 @@ import { writeSection } from './report.ts';
 import { createMerchant, createPlans, makeWallets } from './seed.ts';
 import { startService } from './servers.ts';
 
-const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./support/exit-on-sigterm.ts', import.meta.url));
 
@@ -96,7 +95,7 @@ export function analyse(
 }
 
 export async function profileService(o: Options, pg: BenchPg, log: (s: string) => void): Promise<void> {
-  const dir = join(RESULTS, 'profile');
+  const dir = join(o.results, 'profile');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', '--import', PRELOAD];

@@ -19,7 +19,6 @@ import { type Seeded, makeWallets, seed } from './seed.ts';
 import { type Server, startReference, startService } from './servers.ts';
 import { latencyChart, throughputChart } from './svg.ts';
 
-export const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 export const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 const log = (s: string) => console.log(`[bench] ${s}`);
 
@@ -103,16 +102,17 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
   const ratios = computeRatios(results);
   console.log(`\n${tableConsole(results)}\n\n${ratiosConsole(ratios)}\n`);
 
-  mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'http.json'), JSON.stringify({ command: commandLine(), results, ratios }));
-  writeFileSync(join(RESULTS, 'throughput.svg'), throughputChart(results, 'Throughput per endpoint, service vs reference servers'));
+  mkdirSync(o.results, { recursive: true });
+  writeFileSync(join(o.results, 'http.json'), JSON.stringify({ command: commandLine(), results, ratios }));
+  writeFileSync(join(o.results, 'throughput.svg'), throughputChart(results, 'Throughput per endpoint, service vs reference servers'));
   const charts: string[] = [];
   for (const endpoint of [...new Set(results.filter((r) => r.summary).map((r) => r.endpoint))]) {
     const slug = endpoint.replace(/[^a-z]+/gi, '-').replace(/^-|-$/g, '').toLowerCase() || 'root';
     const file = `latency-${slug}.svg`;
-    writeFileSync(join(RESULTS, file), latencyChart(results.filter((r) => r.endpoint === endpoint), `Latency distribution: ${endpoint}`));
+    writeFileSync(join(o.results, file), latencyChart(results.filter((r) => r.endpoint === endpoint), `Latency distribution: ${endpoint}`));
     charts.push(`![${endpoint}](service/bench/results/${file})`);
   }
+  if (!o.write) log(`--no-write: charts and JSON in ${o.results}`);
   if (o.write) {
     const m = machine(pg.version);
     const skipped = results.filter((r) => r.skipped).map((r) => `- ${r.server} ${r.endpoint} skipped: ${r.skipped}`);
@@ -143,7 +143,7 @@ ${[...missed, ...skipped, ...notes.map((n) => `- ${n}`)].join('\n')}
 ${charts.join('\n')}
 `,
     );
-    log(`wrote ${BENCHMARKS_MD} and charts in ${RESULTS}`);
+    log(`wrote ${BENCHMARKS_MD} and charts in ${o.results}`);
   }
   return results;
 }

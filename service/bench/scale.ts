@@ -15,7 +15,6 @@ import { tableMarkdown, writeSection } from './report.ts';
 import { startService } from './servers.ts';
 import { rssChart } from './svg.ts';
 
-const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 
 // The service's own read behind GET /plans/{id} (storage/repos/plans-repo.ts, FIND_OFFERED).
@@ -218,13 +217,13 @@ ${await explain(c, DUE_PAGE)}
   });
   clearInterval(timer);
   sample();
-  writeFileSync(join(RESULTS, 'rss.svg'), rssChart(rss, `Service RSS during ${o.rssSeconds} s of GET /plans/{id} (1M-row database)`));
+  writeFileSync(join(o.results, 'rss.svg'), rssChart(rss, `Service RSS during ${o.rssSeconds} s of GET /plans/{id} (1M-row database)`));
   const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))][1];
   const peak = Math.max(...rss.map(([, mb]) => mb));
   // Drift over the second half: a leak grows steadily, warm-up growth levels off early.
   const half = rss.filter(([s]) => s >= o.rssSeconds / 2).map(([, mb]) => mb);
   const drift = half.length ? half[half.length - 1] - half[0] : 0;
-  writeFileSync(join(RESULTS, 'scale.json'), JSON.stringify({ small, large, rss, loadS }));
+  writeFileSync(join(o.results, 'scale.json'), JSON.stringify({ small, large, rss, loadS }));
 
   const rel = (i: number) => {
     const a = small.http[i].summary;
