@@ -129,7 +129,7 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
 Command: \`npm run bench -- --profile\` (the service under \`node --cpu-prof --cpu-prof-interval=250\`,
 ${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the tables count only samples taken during those ${o.durationS} s).
 Under the profiler: ${res.rps.toFixed(0)} req/s, ${cpuPerReq.toFixed(0)} µs of service CPU per request (profiler overhead included).
-Profile file: \`service/bench/results/profile/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
+Profile file: \`${o.write ? 'service/bench/results/profile' : dir}/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
 Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in the window; ${(busyMs * 1000 / res.requests).toFixed(0)} µs of sampled JavaScript + native time per request.
 Native frames such as \`writev\` / \`writeUtf8String\` include the kernel's time in the socket write (loopback TCP).
 
