@@ -199,31 +199,37 @@ ${await explain(c, DUE_PAGE)}
     await c.query(`DROP INDEX bench_due_idx`);
   }
 
-  // Memory under a long load: RSS every second while wrk drives GET /plans/{id}.
+  // Memory under a long load, on a fresh copy of the service (so the curve starts at start-up,
+  // not after the figures above): RSS from /proc and V8's heap in use from the service's own
+  // /metrics (prom-client default metrics), every second while wrk drives GET /plans/{id}.
+  await svc.proc.stop();
+  const fresh = await startService({ databaseUrl: url, env: { NODE_ENV: 'production', DB_POOL_SIZE: '10' } });
   const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 10000`)).rows.map((r) => r.id);
-  log(`scale: ${o.rssSeconds} s load on GET /plans/{id}, sampling the service's RSS every second`);
-  const rss: Array<[number, number]> = [];
-  const t0 = performance.now();
-  const sample = () => {
-    const kb = rssKb(svc.proc.pid);
-    if (kb !== undefined) rss.push([(performance.now() - t0) / 1000, kb / 1024]);
-  };
-  sample();
-  const timer = setInterval(sample, 1000);
-  const rssLoad = await runWrk(svc.base, { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }, {
-    seconds: o.rssSeconds,
-    connections: o.connections,
-    threads: o.threads,
-  });
-  clearInterval(timer);
-  sample();
-  writeFileSync(join(o.results, 'rss.svg'), rssChart(rss, `Service RSS during ${o.rssSeconds} s of GET /plans/{id} (1M-row database)`));
-  const at = (f: number) => rss[Math.min(rss.length - 1, Math.round(f * (rss.length - 1)))][1];
+  log(`scale: ${o.rssSeconds} s load on GET /plans/{id}, sampling the service's memory every second`);
+  const mem = await sampleMemory(fresh.base, fresh.proc.pid, () =>
+    runWrk(fresh.base, { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }, {
+      seconds: o.rssSeconds,
+      connections: o.connections,
+      threads: o.threads,
+    }),
+  );
+  const rssLoad = mem.result;
+  await fresh.proc.stop();
+  const rss = mem.points.map((p) => [p.t, p.rss] as [number, number]);
+  const heap = mem.points.filter((p) => p.heap !== undefined).map((p) => [p.t, p.heap!] as [number, number]);
+  writeFileSync(
+    join(o.results, 'rss.svg'),
+    rssChart(
+      [
+        { label: 'RSS', points: rss },
+        { label: 'V8 heap used', points: heap },
+      ],
+      `Service memory during ${o.rssSeconds} s of GET /plans/{id} (1M-row database, fresh process)`,
+    ),
+  );
+  const at = (xs: Array<[number, number]>, f: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.round(f * (xs.length - 1)))][1] : NaN);
   const peak = Math.max(...rss.map(([, mb]) => mb));
-  // Drift over the second half: a leak grows steadily, warm-up growth levels off early.
-  const half = rss.filter(([s]) => s >= o.rssSeconds / 2).map(([, mb]) => mb);
-  const drift = half.length ? half[half.length - 1] - half[0] : 0;
-  writeFileSync(join(o.results, 'scale.json'), JSON.stringify({ small, large, rss, loadS }));
+  writeFileSync(join(o.results, 'scale.json'), JSON.stringify({ small, large, memory: mem.points, loadS }));
 
   const rel = (i: number) => {
     const a = small.http[i].summary;
@@ -288,13 +294,61 @@ ${whatIf}
 
 ### Memory under ${o.rssSeconds} s of load
 
-GET /plans/{id} at ${o.connections} connections on the 1M-row database, ${rssLoad.rps.toFixed(0)} req/s, ${rssLoad.requests.toLocaleString('en')} requests.
-Service RSS: start ${at(0).toFixed(0)} MB, middle ${at(0.5).toFixed(0)} MB, end ${at(1).toFixed(0)} MB, peak ${peak.toFixed(0)} MB;
-change over the second half ${drift >= 0 ? '+' : ''}${drift.toFixed(1)} MB.
+GET /plans/{id} at ${o.connections} connections on the 1M-row database, a freshly started service, ${rssLoad.rps.toFixed(0)} req/s, ${rssLoad.requests.toLocaleString('en')} requests.
+
+| | start | ¼ | middle | ¾ | end | peak | lowest in each third |
+|---|---|---|---|---|---|---|---|
+| RSS, MB | ${[0, 0.25, 0.5, 0.75, 1].map((f) => at(rss, f).toFixed(0)).join(' | ')} | ${peak.toFixed(0)} | ${troughs(rss).join(' → ')} |
+| V8 heap used, MB | ${[0, 0.25, 0.5, 0.75, 1].map((f) => at(heap, f).toFixed(0)).join(' | ')} | ${Math.max(...heap.map(([, mb]) => mb)).toFixed(0)} | ${troughs(heap).join(' → ')} |
+
+Heap in use climbs between major collections (garbage waits for the next mark-compact) and RSS moves in steps as V8
+takes or returns heap pages, so single samples say little. What a leak changes is the floor: the lowest heap in
+each third of the run, after the collections in it, would keep rising.
 
 ![rss](service/bench/results/rss.svg)
 `;
   console.log(`\n${md}`);
   if (o.write) writeSection(BENCHMARKS_MD, 'scale', md);
-  await svc.proc.stop();
+}
+
+interface MemPoint {
+  t: number; // seconds since the load started
+  rss: number; // MB
+  heap?: number; // MB of V8 heap in use, from /metrics
+}
+
+async function heapUsedMb(base: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(900) })).text();
+    const m = /^nodejs_heap_size_used_bytes\s+(\S+)/m.exec(text);
+    return m ? Number(m[1]) / 2 ** 20 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function sampleMemory<T>(base: string, pid: number, run: () => Promise<T>): Promise<{ result: T; points: MemPoint[] }> {
+  const points: MemPoint[] = [];
+  const t0 = performance.now();
+  const sample = async () => {
+    const kb = rssKb(pid);
+    const heap = await heapUsedMb(base);
+    if (kb !== undefined) points.push({ t: (performance.now() - t0) / 1000, rss: kb / 1024, heap });
+  };
+  await sample();
+  const timer = setInterval(() => void sample(), 1000);
+  const result = await run();
+  clearInterval(timer);
+  await sample();
+  return { result, points };
+}
+
+/** The lowest value in each third of the run, in MB: after a major GC, what is really retained. */
+function troughs(points: Array<[number, number]>): string[] {
+  if (points.length < 3) return [];
+  const end = points[points.length - 1][0];
+  return [0, 1, 2].map((k) => {
+    const part = points.filter(([t]) => t >= (end * k) / 3 && t <= (end * (k + 1)) / 3).map(([, v]) => v);
+    return part.length ? Math.min(...part).toFixed(0) : '—';
+  });
 }

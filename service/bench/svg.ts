@@ -93,16 +93,17 @@ export function latencyChart(results: FigureResult[], title: string): string {
   return svg(w, h, out);
 }
 
-/** RSS over time: [seconds, MB] points. */
-export function rssChart(points: Array<[number, number]>, title: string): string {
+/** Memory over time: one line per series of [seconds, MB] points. */
+export function rssChart(series: Array<{ label: string; points: Array<[number, number]> }>, title: string): string {
   const w = 760;
   const h = 320;
   const L = 60;
-  const R = 20;
+  const R = 130;
   const T = 45;
   const B = 45;
-  const tMax = Math.max(1, ...points.map(([t]) => t));
-  const yMax = niceMax(Math.max(1, ...points.map(([, mb]) => mb)) * 1.1);
+  const all = series.flatMap((s) => s.points);
+  const tMax = Math.max(1, ...all.map(([t]) => t));
+  const yMax = niceMax(Math.max(1, ...all.map(([, mb]) => mb)) * 1.1);
   const px = (t: number) => L + ((w - L - R) * t) / tMax;
   const py = (mb: number) => h - B - ((h - T - B) * mb) / yMax;
   const out: string[] = [`<text x="10" y="22" font-size="15" font-weight="bold">${esc(title)}</text>`];
@@ -113,10 +114,15 @@ export function rssChart(points: Array<[number, number]>, title: string): string
   }
   for (let i = 0; i <= 6; i++) {
     const t = (tMax * i) / 6;
-    out.push(`<text x="${px(t)}" y="${h - B + 16}" text-anchor="middle">${t.toFixed(0)} s</text>`);
+    out.push(`<text x="${px(t)}" y="${h - B + 16}" text-anchor="middle">${t.toFixed(tMax < 12 ? 1 : 0)} s</text>`);
   }
-  out.push(`<text x="14" y="${(T + h - B) / 2}" transform="rotate(-90 14 ${(T + h - B) / 2})" text-anchor="middle">RSS, MB</text>`);
-  const d = points.map(([t, mb], j) => `${j ? 'L' : 'M'}${px(t).toFixed(1)},${py(mb).toFixed(1)}`).join(' ');
-  out.push(`<path d="${d}" fill="none" stroke="${LINE_COLORS[0]}" stroke-width="2"/>`);
+  out.push(`<text x="14" y="${(T + h - B) / 2}" transform="rotate(-90 14 ${(T + h - B) / 2})" text-anchor="middle">MB</text>`);
+  series.forEach(({ label, points }, i) => {
+    const color = LINE_COLORS[i % LINE_COLORS.length];
+    const d = points.map(([t, mb], j) => `${j ? 'L' : 'M'}${px(t).toFixed(1)},${py(mb).toFixed(1)}`).join(' ');
+    out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="2"/>`);
+    out.push(`<rect x="${w - R + 12}" y="${T + i * 20}" width="12" height="3" fill="${color}"/>`);
+    out.push(`<text x="${w - R + 30}" y="${T + i * 20 + 5}">${esc(label)}</text>`);
+  });
   return svg(w, h, out);
 }
