@@ -164,7 +164,7 @@ function runOrder(figs: Figure[]): Figure[] {
  * Between runs nothing of ours is busy, so whatever uses the CPUs is someone else. Wait (up to
  * 2 minutes) until both CPUs have been under 10% busy for two seconds in a row.
  */
-async function waitQuiet(log: (s: string) => void): Promise<void> {
+export async function waitQuiet(log: (s: string) => void): Promise<void> {
   const deadline = Date.now() + 120_000;
   let calm = 0;
   let waited = false;

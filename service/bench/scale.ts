@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runWrk } from './load.ts';
-import { type FigureResult, type MeasureOptions, measure } from './measure.ts';
+import { type FigureResult, type MeasureOptions, measure, waitQuiet } from './measure.ts';
 import type { Options } from './options.ts';
 import type { BenchPg } from './pg-setup.ts';
 import { onCleanup, rssKb } from './procs.ts';
@@ -205,6 +205,7 @@ ${await explain(c, DUE_PAGE)}
   await svc.proc.stop();
   const fresh = await startService({ databaseUrl: url, env: { NODE_ENV: 'production', DB_POOL_SIZE: '10' } });
   const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 10000`)).rows.map((r) => r.id);
+  await waitQuiet(log);
   log(`scale: ${o.rssSeconds} s load on GET /plans/{id}, sampling the service's memory every second`);
   const mem = await sampleMemory(fresh.base, fresh.proc.pid, () =>
     runWrk(fresh.base, { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }, {
