@@ -3,7 +3,6 @@
 // failed run never leaves a server or a PostgreSQL cluster behind.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
 
 export const CPU_SERVER = 0; // the server under test
@@ -138,17 +137,8 @@ export function rssKb(pid: number): number | undefined {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+// One free-port helper for tests and benchmarks.
+export { freePort } from '../test/support/pg-server.ts';
 
 const CLK_TCK = 100; // Linux USER_HZ; `getconf CLK_TCK` is 100 on every mainstream kernel
 
