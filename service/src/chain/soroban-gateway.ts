@@ -159,7 +159,12 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       seq = last.latestLedger;
     }
     const mine = sent.get(hash);
-    if (mine) sequences.forget(mine.source); // unknown outcome: the next pull asks the network
+    if (mine) {
+      // Unknown outcome: the next pull asks the network for the sequence, and this process stops
+      // tracking the hash (the reconciler resolves it from the database).
+      sequences.forget(mine.source);
+      sent.delete(hash);
+    }
     return last;
   }
 

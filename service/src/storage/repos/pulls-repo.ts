@@ -11,6 +11,15 @@ const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, sour
 const UNIQUE_VIOLATION = '23505';
 
 export function createPullsRepo(db: Queryable): PullsRepo {
+  const findPending = async (subscriptionId: string): Promise<PullAttempt | undefined> => {
+    const { rows } = await db.query<PullAttempt>(
+      `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 AND status = 'pending'`,
+      [subscriptionId],
+      'pull_find_pending',
+    );
+    return rows[0];
+  };
+
   return {
     async loadContext(subscriptionId: string): Promise<PullContext | undefined> {
       const { rows } = await db.query<PullContext>(
@@ -26,14 +35,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       return rows[0];
     },
 
-    async findPending(subscriptionId: string): Promise<PullAttempt | undefined> {
-      const { rows } = await db.query<PullAttempt>(
-        `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 AND status = 'pending'`,
-        [subscriptionId],
-        'pull_find_pending',
-      );
-      return rows[0];
-    },
+    findPending,
 
     /** undefined when another attempt for this subscription is already pending. */
     async insertPending(a: NewAttempt): Promise<PullAttempt | undefined> {
@@ -49,7 +51,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       } catch (err) {
         // The one-pending-per-subscription index refused it: another attempt is in flight. Any
         // other unique violation (a repeated tx hash) is a real error and is raised.
-        if (sqlState(err) === UNIQUE_VIOLATION && (await this.findPending(a.subscription_id))) return undefined;
+        if (sqlState(err) === UNIQUE_VIOLATION && (await findPending(a.subscription_id))) return undefined;
         throw err;
       }
     },
