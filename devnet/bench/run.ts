@@ -31,7 +31,7 @@ const { vault, token } = info.contracts;
 const post = (path: string, body: unknown = {}) =>
   fetch(`${info.controlUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
 const addr = (a: string) => nativeToScVal(a, { type: 'address' });
-const num = (n: bigint | number, type: string) => nativeToScVal(n, { type });
+const num = (n: bigint | number, type: 'i128' | 'u32' | 'u64') => nativeToScVal(n, { type });
 
 async function build(source: Keypair, contract: string, fn: string, args: xdr.ScVal[]): Promise<Transaction> {
   const account = await server.getAccount(source.publicKey());

@@ -37,19 +37,19 @@ describe('address credentials', () => {
     const sim = await ctx.server.simulateTransaction(await buildCall(ctx, channel, vault, 'pull_funds', pullArgs(user, merchant)));
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error('simulation failed');
     const [entry] = sim.result!.auth;
-    expect(entry.credentials().switch().name).toBe('sorobanCredentialsAddress');
-    const creds = entry.credentials().address();
-    expect(creds.signatureExpirationLedger()).toBe(0);
-    expect(creds.signature().switch()).toEqual(xdr.ScValType.scvVoid());
-    expect(BigInt(creds.nonce().toString())).toBeGreaterThanOrEqual(0n);
-    const rw = sim.transactionData.build().resources().footprint().readWrite();
-    expect(rw.some((k) => k.switch().name === 'contractData' && k.contractData().key().switch().name === 'scvLedgerKeyNonce')).toBe(true);
+    expect(entry.credentials.type).toBe('sorobanCredentialsAddress');
+    const creds = xdr.expectUnionVariant(entry.credentials, 'sorobanCredentialsAddress').address;
+    expect(creds.signatureExpirationLedger).toBe(0);
+    expect(creds.signature.type).toBe('scvVoid');
+    expect(creds.nonce).toBeGreaterThanOrEqual(0n);
+    const rw = sim.transactionData.build().resources.footprint.readWrite;
+    expect(rw.some((k) => k.type === 'contractData' && k.contractData.key.type === 'scvLedgerKeyNonce')).toBe(true);
   });
 
   it('records SOURCE_ACCOUNT credentials when the merchant is the transaction source', async () => {
     const sim = await ctx.server.simulateTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error('simulation failed');
-    expect(sim.result!.auth.map((a) => a.credentials().switch().name)).toEqual(['sorobanCredentialsSourceAccount']);
+    expect(sim.result!.auth.map((a) => a.credentials.type)).toEqual(['sorobanCredentialsSourceAccount']);
   });
 
   it('a channel account submits pull_funds with the merchant-signed entry; the nonce cannot be replayed', async () => {

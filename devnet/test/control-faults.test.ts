@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, rpc, scValToNative } from '@stellar/stellar-sdk';
 import { startDevnet } from '../src/index.ts';
-import { addr, buildCall, closeLedger, control, kp, prepareAndSign, startTestDevnet, view, type Ctx } from './support/devnet.ts';
+import { addr, buildCall, closeLedger, control, kp, opResultCode, prepareAndSign, startTestDevnet, view, type Ctx } from './support/devnet.ts';
 
 let ctx: Ctx;
 let token: string;
@@ -44,7 +44,7 @@ describe('faults', () => {
     const results = await Promise.all([a, b, c].map((s) => ctx.server.getTransaction(s.hash)));
     expect(results.map((r) => r.status)).toEqual(['FAILED', 'FAILED', 'SUCCESS']);
     const failed = results[0] as rpc.Api.GetFailedTransactionResponse;
-    expect(failed.resultXdr.result().results()[0].tr().invokeHostFunctionResult().switch().name).toBe('invokeHostFunctionTrapped');
+    expect(opResultCode(failed.resultXdr)).toBe('invokeHostFunctionTrapped');
     expect((await listed(a.hash))?.status).toBe('failed');
   });
 

@@ -36,10 +36,10 @@ describe('vault pull flow', () => {
     await createVault(ctx, user, merchant, { amount: 100_000_000n, interval: 3600n });
 
     const res = await invokeOk(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant));
-    expect(res.returnValue?.switch()).toEqual(xdr.ScValType.scvVoid());
-    const pulled = res.events.contractEventsXdr[0].find((e) => scValToNative(e.body().v0().topics()[0]) === 'funds_pulled')!;
-    expect(pulled.body().v0().topics().slice(1).map(scValToNative)).toEqual([user.publicKey(), merchant.publicKey()]);
-    expect(scValToNative(pulled.body().v0().data())).toEqual([100_000_000n, BigInt(res.createdAt)]);
+    expect(res.returnValue?.type).toBe('scvVoid');
+    const pulled = res.events.contractEventsXdr[0].find((e) => scValToNative(e.body.v0.topics[0]) === 'funds_pulled')!;
+    expect(pulled.body.v0.topics.slice(1).map(scValToNative)).toEqual([user.publicKey(), merchant.publicKey()]);
+    expect(scValToNative(pulled.body.v0.data)).toEqual([100_000_000n, BigInt(res.createdAt)]);
     expect(await balance(user.publicKey())).toBe(900_000_000n);
     expect(await balance(merchant.publicKey())).toBe(100_000_000n);
 
@@ -62,14 +62,15 @@ describe('vault pull flow', () => {
     const user = kp(ctx, 0);
     const merchant = kp(ctx, 1);
     const fromView = await view(ctx, vault, 'get_vault', pullArgs(user, merchant));
-    const keys = (fromView.map() ?? []).map((e) => e.key().sym().toString());
+    const fields = xdr.expectUnionVariant(fromView, 'scvMap').map ?? [];
+    const keys = fields.map((e) => xdr.expectUnionVariant(e.key, 'scvSymbol').sym.toString());
     expect(keys).toEqual(['amount_per_interval', 'interval_seconds', 'last_pull_timestamp', 'token']);
     const native = scValToNative(fromView);
     expect(native.amount_per_interval).toBe(100_000_000n);
     expect(native.interval_seconds).toBe(3600n);
     expect(native.token).toBe(token);
-    expect(fromView.map()![0].val().switch()).toEqual(xdr.ScValType.scvI128());
-    expect(fromView.map()![1].val().switch()).toEqual(xdr.ScValType.scvU64());
+    expect(fields[0].val.type).toBe('scvI128');
+    expect(fields[1].val.type).toBe('scvU64');
 
     // The service builds this key itself: Map{merchant, user} (sorted), persistent, on the vault.
     const vaultKey = xdr.ScVal.scvMap([
@@ -77,19 +78,20 @@ describe('vault pull flow', () => {
       new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: addr(user.publicKey()) }),
     ]);
     const entry = await ctx.server.getContractData(vault, vaultKey, rpc.Durability.Persistent);
-    expect(entry.val.contractData().val().toXDR('base64')).toBe(fromView.toXDR('base64'));
+    const data = xdr.expectUnionVariant(entry.val, 'contractData').contractData;
+    expect(data.val.toXdr('base64')).toBe(fromView.toXdr('base64'));
     expect(entry.liveUntilLedgerSeq).toBeGreaterThan(entry.lastModifiedLedgerSeq!);
-    expect(Address.fromScAddress(entry.val.contractData().contract()).toString()).toBe(vault);
+    expect(Address.fromScAddress(data.contract).toString()).toBe(vault);
 
     const missing = await view(ctx, vault, 'get_vault', pullArgs(merchant, user));
-    expect(missing.switch()).toEqual(xdr.ScValType.scvVoid());
+    expect(missing.type).toBe('scvVoid');
   });
 
   it('getEvents serves funds_pulled events filtered by contract and topic', async () => {
     const { vault } = ctx.devnet.contracts;
     const res = await ctx.server.getEvents({
       startLedger: 1,
-      filters: [{ type: 'contract', contractIds: [vault], topics: [[xdr.ScVal.scvSymbol('funds_pulled').toXDR('base64'), '*', '*']] }],
+      filters: [{ type: 'contract', contractIds: [vault], topics: [[xdr.ScVal.scvSymbol('funds_pulled').toXdr('base64'), '*', '*']] }],
     });
     expect(res.events).toHaveLength(2);
     expect(res.events[0].contractId?.contractId()).toBe(vault);

@@ -76,7 +76,7 @@ describe('token errors', () => {
       `   3: [Diagnostic Event] contract:${vault}, topics:[fn_call, ${token}, transfer_from], data:${callArgs}`,
       `   4: [Diagnostic Event] topics:[fn_call, ${vault}, pull_funds], data:[${user.publicKey()}, ${merchant.publicKey()}]`,
     ]);
-    expect(sim.events.map((e) => e.inSuccessfulContractCall())).toEqual([true, true, false, true, true]);
+    expect(sim.events.map((e) => e.inSuccessfulContractCall)).toEqual([true, true, false, true, true]);
   });
 
   it('balance #10 nested in pull_funds when the allowance is enough', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Account, Operation, rpc, SorobanDataBuilder, TransactionBuilder, xdr, type Keypair } from '@stellar/stellar-sdk';
 import {
-  addr, buildCall, closeLedger, control, i128, invokeOk, kp, prepareAndSign, sendAndClose, startTestDevnet, u32, type Ctx,
+  addr, buildCall, closeLedger, control, i128, invokeOk, kp, opResultCode, prepareAndSign, sendAndClose, startTestDevnet, u32, type Ctx,
 } from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
@@ -16,9 +16,13 @@ beforeAll(async () => {
 afterAll(() => ctx.devnet.close());
 
 const balanceCall = (who: Keypair) => [addr(who.publicKey())];
-const errorCode = (sent: rpc.Api.SendTransactionResponse) => sent.errorResult?.result().switch().name;
-const opCode = (res: rpc.Api.GetTransactionResponse) =>
-  res.status === 'FAILED' ? res.resultXdr.result().results()[0].tr().invokeHostFunctionResult().switch().name : undefined;
+const errorCode = (sent: rpc.Api.SendTransactionResponse) => sent.errorResult?.result.type;
+const opCode = (res: rpc.Api.GetTransactionResponse) => (res.status === 'FAILED' ? opResultCode(res.resultXdr) : undefined);
+/** The Soroban data of a prepared (v1-envelope) transaction. */
+const sorobanDataOf = (tx: { toEnvelope(): xdr.TransactionEnvelope }) => {
+  const ext = xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext;
+  return xdr.expectUnionVariant(ext, 'sorobanData').sorobanData;
+};
 
 describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () => {
   it('a signature by another key is txBAD_AUTH, and nothing is consumed', async () => {
@@ -28,7 +32,7 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     const sent = await ctx.server.sendTransaction(tx);
     expect(sent.status).toBe('ERROR');
     expect(errorCode(sent)).toBe('txBadAuth');
-    expect(Number(sent.errorResult!.feeCharged().toString())).toBeGreaterThan(100);
+    expect(sent.errorResult!.feeCharged).toBeGreaterThan(100n);
     expect((await ctx.server.getAccount(source.publicKey())).sequenceNumber()).toBe(before.sequenceNumber());
   });
 
@@ -67,7 +71,7 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     expect(again.status).toBe('TRY_AGAIN_LATER');
     expect(again.errorResult).toBeUndefined();
     await closeLedger(ctx);
-    expect((await ctx.server.getTransaction(first.hash().toString('hex'))).status).toBe('SUCCESS');
+    expect((await ctx.server.getTransaction(Buffer.from(first.hash()).toString('hex'))).status).toBe('SUCCESS');
     // Once included, resending is a sequence error: core keeps no memory of applied hashes.
     expect(errorCode(await ctx.server.sendTransaction(first))).toBe('txBadSeq');
     expect((await ctx.server.sendTransaction(second)).status).toBe('PENDING');
@@ -77,7 +81,7 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
   it('an inclusion fee under 100 stroops is txINSUFFICIENT_FEE', async () => {
     const source = kp(ctx, 2);
     const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, token, 'balance', balanceCall(source)));
-    const data = prepared.toEnvelope().v1().tx().ext().sorobanData();
+    const data = sorobanDataOf(prepared);
     const cheap = TransactionBuilder.cloneFrom(prepared, { fee: '10', sorobanData: data }).build();
     cheap.sign(source);
     expect(errorCode(await ctx.server.sendTransaction(cheap))).toBe('txInsufficientFee');
@@ -86,7 +90,7 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
   it('a resource fee below the declared resources is txSOROBAN_INVALID', async () => {
     const source = kp(ctx, 2);
     const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, token, 'balance', balanceCall(source)));
-    const data = new SorobanDataBuilder(prepared.toEnvelope().v1().tx().ext().sorobanData()).setResourceFee(10).build();
+    const data = new SorobanDataBuilder(sorobanDataOf(prepared)).setResourceFee(10).build();
     const tx = TransactionBuilder.cloneFrom(prepared, { fee: '100', sorobanData: data }).build();
     tx.sign(source);
     expect(errorCode(await ctx.server.sendTransaction(tx))).toBe('txSorobanInvalid');
@@ -127,9 +131,9 @@ describe('inclusion', () => {
     const latest = await ctx.server.getLatestLedger();
     const args = [addr(user.publicKey()), addr(spender.publicKey()), i128(5), u32(latest.sequence + 100)];
     const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, user, token, 'approve', args));
-    const data = prepared.toEnvelope().v1().tx().ext().sorobanData();
-    const rw = data.resources().footprint().readWrite();
-    const shrunk = new SorobanDataBuilder(data).setReadWrite(rw.filter((k) => k.switch().name !== 'contractData')).build();
+    const data = sorobanDataOf(prepared);
+    const rw = data.resources.footprint.readWrite;
+    const shrunk = new SorobanDataBuilder(data).setReadWrite(rw.filter((k) => k.type !== 'contractData')).build();
     const tx = TransactionBuilder.cloneFrom(prepared, { fee: '100', sorobanData: shrunk }).build();
     tx.sign(user);
     const before = await ctx.server.getAccount(user.publicKey());
@@ -137,11 +141,11 @@ describe('inclusion', () => {
     expect(res.status).toBe('FAILED');
     expect(opCode(res)).toBe('invokeHostFunctionTrapped');
     const diag = (res as rpc.Api.GetFailedTransactionResponse).diagnosticEventsXdr ?? [];
-    const errorTopics = diag.map((d) => d.event().body().v0().topics()).filter((t) => t[0]?.sym?.().toString() === 'error');
-    expect(errorTopics[0][1].error().switch().name).toBe('sceStorage');
+    const errorTopics = diag.map((d) => d.event.body.v0.topics).filter((t) => t[0]?.type === 'scvSymbol' && t[0].sym.toString() === 'error');
+    expect(xdr.expectUnionVariant(errorTopics[0][1], 'scvError').error.type).toBe('sceStorage');
     const after = await ctx.server.getAccount(user.publicKey());
     expect(BigInt(after.sequenceNumber())).toBe(BigInt(before.sequenceNumber()) + 1n);
-    expect(Number((res as rpc.Api.GetFailedTransactionResponse).resultXdr.feeCharged().toString())).toBeGreaterThan(100);
+    expect((res as rpc.Api.GetFailedTransactionResponse).resultXdr.feeCharged).toBeGreaterThan(100n);
     expect((res as { returnValue?: unknown }).returnValue).toBeUndefined();
   });
 
@@ -171,8 +175,8 @@ describe('inclusion', () => {
     expect(res.ledger).toBeGreaterThan(sent.latestLedger);
     expect(typeof res.createdAt).toBe('string');
     expect(Number(res.createdAt)).toBeGreaterThan(Number(sent.latestLedgerCloseTime));
-    expect(res.resultMetaXdr.switch()).toBe(4);
-    expect(res.returnValue?.switch()).toEqual(xdr.ScValType.scvI128());
+    expect(res.resultMetaXdr.type).toBe('v4');
+    expect(res.returnValue?.type).toBe('scvI128');
     expect(res.events.transactionEventsXdr).toHaveLength(2);
     const polled = await ctx.server.pollTransaction(sent.hash, { attempts: 2 });
     expect(polled.status).toBe('SUCCESS');

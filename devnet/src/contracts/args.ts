@@ -18,7 +18,7 @@ export function decodeArgs<K extends ArgKind[]>(
   if (args.length !== kinds.length) throw new HostError('WasmVm', 'UnexpectedSize');
   return kinds.map((k, i) => {
     const v = args[i];
-    if (v.switch().name !== TYPE_OF[k]) throw new HostError('Value', 'UnexpectedType');
+    if (v.type !== TYPE_OF[k]) throw new HostError('Value', 'UnexpectedType');
     if (k === 'address') return readAddress(v);
     if (k === 'i128') return readI128(v);
     if (k === 'u32') return readU32(v);

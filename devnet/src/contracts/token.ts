@@ -4,7 +4,7 @@
 // where a real credit-asset SAC would use trustlines.
 import { xdr } from '@stellar/stellar-sdk';
 import type { Contract, Env } from '../host/contract.ts';
-import { addr, bool, field, i128, readAddress, readI128, str, struct, sym, u32, vec } from '../host/scval.ts';
+import { addr, bool, field, i128, i64, readAddress, readI128, readU32, str, struct, sym, u32, vec } from '../host/scval.ts';
 import { decodeArgs, unknownFunction } from './args.ts';
 
 const NEGATIVE_AMOUNT = 8;
@@ -105,7 +105,6 @@ function spendBalance(env: Env, id: string, amount: bigint): void {
   }
   if (id.startsWith('G')) {
     // How a classic holder's shortfall reads: min balance, resulting balance, max (i64).
-    const i64 = (n: bigint) => xdr.ScVal.scvI64(xdr.Int64.fromString(n.toString()));
     env.fail(BALANCE_ERROR, 'resulting balance is not within the allowed range', [i64(0n), i64(balance - amount), i64(I64_MAX)]);
   }
   if (!raw) env.fail(BALANCE_ERROR, 'zero balance is not sufficient to spend', [i128(amount)]);
@@ -116,7 +115,7 @@ function readAllowance(env: Env, from: string, spender: string): bigint {
   const v = env.getData(allowanceKey(from, spender), 'temporary');
   if (!v) return 0n;
   // An allowance past its live_until_ledger reads as zero, even while the entry still exists.
-  return field(v, 'live_until_ledger')!.u32() < env.ledgerSequence() ? 0n : readI128(field(v, 'amount')!);
+  return readU32(field(v, 'live_until_ledger')!) < env.ledgerSequence() ? 0n : readI128(field(v, 'amount')!);
 }
 
 function approve(env: Env, from: string, spender: string, amount: bigint, liveUntil: number): void {

@@ -17,19 +17,26 @@ export function scAddress(strkey: string): xdr.ScAddress {
 }
 
 export function strkeyOf(a: xdr.ScAddress): string {
-  const kind = a.switch().name;
-  let raw: Buffer;
-  if (kind === 'scAddressTypeAccount') raw = Buffer.from(a.accountId().ed25519());
-  else if (kind === 'scAddressTypeContract') raw = Buffer.from(a.contractId() as unknown as Buffer);
+  let raw: Uint8Array;
+  if (a.type === 'scAddressTypeAccount') raw = a.accountId.ed25519.value;
+  else if (a.type === 'scAddressTypeContract') raw = a.contractId.value;
   else return Address.fromScAddress(a).toString();
-  const cacheKey = `${kind === 'scAddressTypeAccount' ? 'G' : 'C'}${raw.toString('hex')}`;
+  const isAccount = a.type === 'scAddressTypeAccount';
+  const cacheKey = `${isAccount ? 'G' : 'C'}${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('hex')}`;
   let s = toStrkey.get(cacheKey);
   if (!s) {
-    s = kind === 'scAddressTypeAccount' ? StrKey.encodeEd25519PublicKey(raw) : StrKey.encodeContract(raw);
+    s = isAccount ? StrKey.encodeEd25519PublicKey(raw) : StrKey.encodeContract(raw);
     toStrkey.set(cacheKey, s);
   }
   return s;
 }
+
+/** The 32 raw bytes of a C… contract id. */
+export const contractIdBytes = (contract: string): Uint8Array => {
+  const a = scAddress(contract);
+  if (a.type !== 'scAddressTypeContract') throw new Error(`not a contract address: ${contract}`);
+  return a.contractId.value;
+};
 
 export function accountIdOf(g: string): xdr.AccountId {
   let id = accountIds.get(g);

@@ -12,10 +12,10 @@ export function verifyAddressCredentials(
   host: Host,
   address: string,
   entry: xdr.SorobanAuthorizationEntry,
-  networkId: Buffer,
+  networkId: Uint8Array,
 ): void {
-  const creds = entry.credentials().address();
-  const expiration = creds.signatureExpirationLedger();
+  const creds = xdr.expectUnionVariant(entry.credentials, 'sorobanCredentialsAddress').address;
+  const expiration = creds.signatureExpirationLedger;
   const seq = host.ctx.ledgerSeq;
   const maxLiveUntil = seq + host.ctx.maxEntryTtl - 1;
   if (seq > expiration) {
@@ -24,7 +24,7 @@ export function verifyAddressCredentials(
   if (expiration > maxLiveUntil) {
     host.fail('Auth', 'InvalidInput', 'signature expiration is too late', [addr(address), u32(maxLiveUntil), u32(expiration)]);
   }
-  const nonce = BigInt(creds.nonce().toString());
+  const nonce = creds.nonce;
   const key = nonceKey(address, nonce);
   if (host.read(key, 'nonce', addr(address))) {
     host.fail('Auth', 'ExistingValue', 'nonce already exists for address', [addr(address)]);
@@ -34,35 +34,36 @@ export function verifyAddressCredentials(
   const preimage = xdr.HashIdPreimage.envelopeTypeSorobanAuthorization(
     new xdr.HashIdPreimageSorobanAuthorization({
       networkId,
-      nonce: creds.nonce(),
+      nonce: creds.nonce,
       signatureExpirationLedger: expiration,
-      invocation: entry.rootInvocation(),
+      invocation: entry.rootInvocation,
     }),
   );
-  const payload = hash(preimage.toXDR());
-  if (address.startsWith('G')) checkAccountSignatures(host, address, payload, creds.signature());
+  const payload = hash(preimage.toXdr());
+  if (address.startsWith('G')) checkAccountSignatures(host, address, payload, creds.signature);
   else host.fail('Auth', 'InvalidAction', 'custom account contracts are not supported by the devnet', [addr(address)]);
 }
 
-function checkAccountSignatures(host: Host, address: string, payload: Buffer, signature: xdr.ScVal): void {
-  const sigs = signature.switch().name === 'scvVec' ? signature.vec() ?? [] : null;
+function checkAccountSignatures(host: Host, address: string, payload: Uint8Array, signature: xdr.ScVal): void {
+  const sigs = signature.type === 'scvVec' ? signature.vec ?? [] : null;
   if (sigs === null) host.fail('Value', 'UnexpectedType', 'account signatures must be a vector', []);
   if (sigs.length === 0) host.fail('Auth', 'InvalidInput', 'no account signatures found', []);
   const account = host.read(accountKey(address), 'account', addr(address));
   if (!account) host.fail('Auth', 'InvalidInput', 'account entry is missing', [addr(address)]);
-  const entry = account.data.account();
+  const entry = xdr.expectUnionVariant(account.data, 'account').account;
   let weight = 0;
   let prev: Buffer | undefined;
   for (const sig of sigs) {
     const pk = field(sig, 'public_key');
     const sg = field(sig, 'signature');
     if (!pk || !sg) host.fail('Value', 'UnexpectedType', 'malformed account signature', []);
-    const pkBytes = Buffer.from(pk.bytes());
+    if (pk.type !== 'scvBytes' || sg.type !== 'scvBytes') host.fail('Value', 'UnexpectedType', 'malformed account signature', []);
+    const pkBytes = Buffer.from(pk.bytes.value);
     if (prev && Buffer.compare(prev, pkBytes) >= 0) {
       host.fail('Auth', 'InvalidInput', 'public keys are not ordered', [pk]);
     }
     host.instructions += COST.verify;
-    if (pkBytes.length !== 32 || !Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(pkBytes)).verify(payload, Buffer.from(sg.bytes()))) {
+    if (pkBytes.length !== 32 || !Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(pkBytes)).verify(payload, sg.bytes.value)) {
       host.fail('Crypto', 'InvalidInput', 'failed ED25519 verification', [sg]);
     }
     const signerWeight = weightOf(entry, pkBytes);
@@ -70,18 +71,17 @@ function checkAccountSignatures(host: Host, address: string, payload: Buffer, si
     weight += signerWeight;
     prev = pkBytes;
   }
-  const threshold = entry.thresholds()[2];
+  const threshold = entry.thresholds.value[2];
   if (weight < threshold) {
     host.fail('Auth', 'InvalidInput', 'signature weight is lower than threshold', [u32(weight), u32(threshold)]);
   }
 }
 
 function weightOf(entry: xdr.AccountEntry, pk: Buffer): number {
-  if (Buffer.compare(Buffer.from(entry.accountId().ed25519()), pk) === 0) return entry.thresholds()[0];
-  const g = StrKey.encodeEd25519PublicKey(pk);
-  for (const s of entry.signers()) {
-    if (s.key().switch().name === 'signerKeyTypeEd25519' && StrKey.encodeEd25519PublicKey(s.key().ed25519()) === g) {
-      return s.weight();
+  if (Buffer.compare(Buffer.from(entry.accountId.ed25519.value), pk) === 0) return entry.thresholds.value[0];
+  for (const s of entry.signers) {
+    if (s.key.type === 'signerKeyTypeEd25519' && Buffer.compare(Buffer.from(s.key.ed25519.value), pk) === 0) {
+      return s.weight;
     }
   }
   return 0;

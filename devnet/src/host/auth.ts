@@ -23,19 +23,16 @@ export type AuthMode = 'record' | 'enforce';
 export class AuthManager {
   readonly mode: AuthMode;
   private readonly source: string;
-  private readonly networkId: Buffer;
+  private readonly networkId: Uint8Array;
   private readonly recorded: Recorded[] = [];
   private readonly trackers: Tracker[];
 
-  constructor(mode: AuthMode, source: string, entries: xdr.SorobanAuthorizationEntry[], networkId: Buffer) {
+  constructor(mode: AuthMode, source: string, entries: xdr.SorobanAuthorizationEntry[], networkId: Uint8Array) {
     this.mode = mode;
     this.source = source;
     this.networkId = networkId;
     this.trackers = entries.map((entry) => ({
-      address:
-        entry.credentials().switch().name === 'sorobanCredentialsSourceAccount'
-          ? source
-          : strkeyOf(entry.credentials().address().address()),
+      address: credentialAddress(entry.credentials) ?? source,
       entry,
       matched: new Map(),
     }));
@@ -59,7 +56,7 @@ export class AuthManager {
           : xdr.SorobanCredentials.sorobanCredentialsAddress(
               new xdr.SorobanAddressCredentials({
                 address: scAddress(r.address),
-                nonce: xdr.Int64.fromString(r.nonce.toString()),
+                nonce: r.nonce,
                 signatureExpirationLedger: 0,
                 signature: xdr.ScVal.scvVoid(),
               }),
@@ -89,10 +86,10 @@ export class AuthManager {
   private enforce(host: Host, address: string, current: Frame): void {
     for (const t of this.trackers) {
       if (t.address !== address) continue;
-      const root = t.entry.rootInvocation();
+      const root = t.entry.rootInvocation;
       if (t.matched.size > 0) {
         const parent = deepestMatched(t, root, host.frames);
-        const child = parent?.subInvocations().find((c) => !t.matched.has(c) && matches(c, current));
+        const child = parent?.subInvocations.find((c) => !t.matched.has(c) && matches(c, current));
         if (child) {
           t.matched.set(child, current);
           return;
@@ -101,7 +98,7 @@ export class AuthManager {
       }
       if (!matches(root, current)) continue;
       t.matched.set(root, current);
-      if (t.entry.credentials().switch().name !== 'sorobanCredentialsSourceAccount') {
+      if (t.entry.credentials.type !== 'sorobanCredentialsSourceAccount') {
         verifyAddressCredentials(host, address, t.entry, this.networkId);
       }
       return;
@@ -111,13 +108,13 @@ export class AuthManager {
 }
 
 function matches(inv: xdr.SorobanAuthorizedInvocation, frame: Frame): boolean {
-  const f = inv.function();
-  if (f.switch().name !== 'sorobanAuthorizedFunctionTypeContractFn') return false;
-  const c = f.contractFn();
-  const args = c.args();
+  const f = inv.function;
+  if (f.type !== 'sorobanAuthorizedFunctionTypeContractFn') return false;
+  const c = f.contractFn;
+  const args = c.args;
   return (
-    strkeyOf(c.contractAddress()) === frame.contract &&
-    c.functionName().toString() === frame.fn &&
+    strkeyOf(c.contractAddress) === frame.contract &&
+    c.functionName.toString() === frame.fn &&
     args.length === frame.args.length &&
     args.every((a, i) => scvEquals(a, frame.args[i]))
   );
@@ -139,7 +136,7 @@ function deepestMatched(
 ): xdr.SorobanAuthorizedInvocation | undefined {
   const frame = t.matched.get(inv);
   if (!frame || !stack.includes(frame)) return undefined;
-  for (const c of inv.subInvocations()) {
+  for (const c of inv.subInvocations) {
     const d: xdr.SorobanAuthorizedInvocation | undefined = deepestMatched(t, c, stack);
     if (d) return d;
   }
@@ -164,7 +161,7 @@ export function nonceKey(address: string, nonce: bigint): xdr.LedgerKey {
     new xdr.LedgerKeyContractData({
       contract: scAddress(address),
       key: nonceVal(nonce),
-      durability: xdr.ContractDataDurability.temporary(),
+      durability: xdr.ContractDataDurability.temporary,
     }),
   );
 }
@@ -172,14 +169,24 @@ export function nonceKey(address: string, nonce: bigint): xdr.LedgerKey {
 export function nonceEntry(address: string, nonce: bigint): xdr.LedgerEntryData {
   return xdr.LedgerEntryData.contractData(
     new xdr.ContractDataEntry({
-      ext: new xdr.ExtensionPoint(0),
+      ext: xdr.ExtensionPoint.v0(),
       contract: scAddress(address),
       key: nonceVal(nonce),
-      durability: xdr.ContractDataDurability.temporary(),
+      durability: xdr.ContractDataDurability.temporary,
       val: xdr.ScVal.scvVoid(),
     }),
   );
 }
 
 const nonceVal = (nonce: bigint) =>
-  xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce: xdr.Int64.fromString(nonce.toString()) }));
+  xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce }));
+
+/** The address an entry's credentials name; undefined for SOURCE_ACCOUNT credentials. */
+export function credentialAddress(c: xdr.SorobanCredentials): string | undefined {
+  switch (c.type) {
+    case 'sorobanCredentialsSourceAccount': return undefined;
+    case 'sorobanCredentialsAddress': return strkeyOf(c.address.address);
+    case 'sorobanCredentialsAddressV2': return strkeyOf(c.addressV2.address);
+    case 'sorobanCredentialsAddressWithDelegates': return strkeyOf(c.addressWithDelegates.addressCredentials.address);
+  }
+}

@@ -33,5 +33,5 @@ export type DeployedContract = {
   id: string;
   impl: Contract;
   /** Wasm contracts also read their code entry; a Stellar Asset Contract does not. */
-  wasmHash?: Buffer;
+  wasmHash?: Uint8Array;
 };

@@ -1,5 +1,6 @@
 // Events as the host records them during one invocation, and their XDR forms.
-import { StrKey, xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
+import { contractIdBytes } from './addresses.ts';
 
 export type HostEvent = {
   kind: 'contract' | 'diagnostic';
@@ -13,10 +14,10 @@ export type HostEvent = {
 
 export function toContractEvent(e: HostEvent): xdr.ContractEvent {
   return new xdr.ContractEvent({
-    ext: new xdr.ExtensionPoint(0),
-    contractId: e.contractId ? (StrKey.decodeContract(e.contractId) as unknown as xdr.ContractId) : null,
-    type: e.kind === 'contract' ? xdr.ContractEventType.contract() : xdr.ContractEventType.diagnostic(),
-    body: new xdr.ContractEventBody(0, new xdr.ContractEventV0({ topics: e.topics, data: e.data })),
+    ext: xdr.ExtensionPoint.v0(),
+    contractId: e.contractId ? new xdr.ContractId(contractIdBytes(e.contractId)) : null,
+    type: e.kind === 'contract' ? xdr.ContractEventType.contract : xdr.ContractEventType.diagnostic,
+    body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({ topics: e.topics, data: e.data })),
   });
 }
 

@@ -28,14 +28,14 @@ export function describeError(t: ErrorType, c: ErrorCode | number): string {
 
 export function toScError(t: ErrorType, c: ErrorCode | number): xdr.ScError {
   if (t === 'Contract') return xdr.ScError.sceContract(Number(c));
-  const code = (xdr.ScErrorCode as unknown as Record<string, () => xdr.ScErrorCode>)[`scec${c}`]();
+  const code = xdr.ScErrorCode.fromName(`scec${c}` as xdr.ScErrorCode['name']);
   const make = (xdr.ScError as unknown as Record<string, (c: xdr.ScErrorCode) => xdr.ScError>)[`sce${t}`];
-  return make(code);
+  return make.call(xdr.ScError, code);
 }
 
 /** Reverse of toScError, used when printing an ScVal::Error inside event data. */
 export function fromScError(e: xdr.ScError): string {
-  const t = e.switch().name.replace(/^sce/, '') as ErrorType;
-  if (t === 'Contract') return describeError(t, e.contractCode());
-  return describeError(t, e.code().name.replace(/^scec/, '') as ErrorCode);
+  if (e.type === 'sceContract') return describeError('Contract', e.contractCode);
+  const t = e.type.replace(/^sce/, '') as ErrorType;
+  return describeError(t, e.code.name.replace(/^scec/, '') as ErrorCode);
 }

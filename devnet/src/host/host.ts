@@ -1,7 +1,7 @@
 // One host invocation: call frames, diagnostics, storage access and auth, producing
 // either a return value or a HostError plus the event log the real host would show.
 import { xdr } from '@stellar/stellar-sdk';
-import { scAddress } from './addresses.ts';
+import { contractIdBytes, scAddress } from './addresses.ts';
 import type { AuthManager } from './auth.ts';
 import type { Contract, DeployedContract, Durability, Env } from './contract.ts';
 import { diagnosticData, type HostEvent } from './events.ts';
@@ -83,7 +83,7 @@ export class Host {
 
   invoke(contract: string, fn: string, args: xdr.ScVal[]): xdr.ScVal {
     const caller = this.currentContract();
-    this.diagnostic(caller, [sym('fn_call'), xdr.ScVal.scvBytes(contractBytes(contract)), sym(fn)], args);
+    this.diagnostic(caller, [sym('fn_call'), xdr.ScVal.scvBytes(contractIdBytes(contract)), sym(fn)], args);
     const frame: Frame = { contract, fn, args, eventStart: this.events.length };
     this.frames.push(frame);
     try {
@@ -133,17 +133,17 @@ export class Host {
       requireAuth: (address) => host.ctx.auth.require(host, address),
       getData(key, d) {
         const e = host.read(dataKey(key, d), 'contract storage key', key);
-        return e?.data.contractData().val();
+        return e ? contractDataOf(e).val : undefined;
       },
       setData(key, val, d, liveUntil) {
         const k = dataKey(key, d);
         const prior = host.read(k, 'contract storage key', key);
         const data = xdr.LedgerEntryData.contractData(
           new xdr.ContractDataEntry({
-            ext: new xdr.ExtensionPoint(0),
-            contract: k.contractData().contract(),
+            ext: xdr.ExtensionPoint.v0(),
+            contract: k.contractData.contract,
             key,
-            durability: k.contractData().durability(),
+            durability: k.contractData.durability,
             val,
           }),
         );
@@ -154,8 +154,10 @@ export class Host {
       },
       instanceValue(key) {
         const e = host.storage.get(instanceKey(frame.contract));
-        const storage = e?.data.contractData().val().instance().storage() ?? [];
-        return storage.find((m) => m.key().toXDR('base64') === key.toXDR('base64'))?.val();
+        const val = e ? contractDataOf(e).val : undefined;
+        const storage = val?.type === 'scvContractInstance' ? val.instance.storage ?? [] : [];
+        const wanted = key.toXdr('base64');
+        return storage.find((m) => m.key.toXdr('base64') === wanted)?.val;
       },
       emit(topics, data) {
         host.instructions += COST.event;
@@ -171,4 +173,4 @@ export class Host {
   }
 }
 
-const contractBytes = (contract: string): Buffer => scAddress(contract).contractId() as unknown as Buffer;
+const contractDataOf = (e: StoredEntry): xdr.ContractDataEntry => xdr.expectUnionVariant(e.data, 'contractData').contractData;

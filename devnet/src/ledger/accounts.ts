@@ -12,28 +12,39 @@ export function accountEntry(g: string, balance: bigint, seqNum: bigint): xdr.Le
   return xdr.LedgerEntryData.account(
     new xdr.AccountEntry({
       accountId: accountIdOf(g),
-      balance: xdr.Int64.fromString(balance.toString()),
-      seqNum: xdr.Int64.fromString(seqNum.toString()),
+      balance,
+      seqNum,
       numSubEntries: 0,
       inflationDest: null,
       flags: 0,
       homeDomain: '',
       // master weight 1, low/medium/high thresholds 0: a fresh account's defaults
-      thresholds: Buffer.from([1, 0, 0, 0]),
+      thresholds: new Uint8Array([1, 0, 0, 0]),
       signers: [],
-      ext: new xdr.AccountEntryExt(0),
+      ext: xdr.AccountEntryExt.v0(),
     }),
   );
 }
 
-export const balanceOf = (data: xdr.LedgerEntryData): bigint => BigInt(data.account().balance().toString());
-export const seqOf = (data: xdr.LedgerEntryData): bigint => BigInt(data.account().seqNum().toString());
+export const accountOf = (data: xdr.LedgerEntryData): xdr.AccountEntry => xdr.expectUnionVariant(data, 'account').account;
+export const balanceOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).balance;
+export const seqOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).seqNum;
 
-/** A copy with a new balance and/or sequence; stored entries are never mutated. */
+/** A copy with a new balance and/or sequence; stored entries are never mutated (XDR values are read-only). */
 export function withAccount(data: xdr.LedgerEntryData, change: { balance?: bigint; seqNum?: bigint }): xdr.LedgerEntryData {
-  const copy = xdr.LedgerEntryData.fromXDR(data.toXDR());
-  const a = copy.account();
-  if (change.balance !== undefined) a.balance(xdr.Int64.fromString(change.balance.toString()));
-  if (change.seqNum !== undefined) a.seqNum(xdr.Int64.fromString(change.seqNum.toString()));
-  return copy;
+  const a = accountOf(data);
+  return xdr.LedgerEntryData.account(
+    new xdr.AccountEntry({
+      accountId: a.accountId,
+      balance: change.balance ?? a.balance,
+      seqNum: change.seqNum ?? a.seqNum,
+      numSubEntries: a.numSubEntries,
+      inflationDest: a.inflationDest,
+      flags: a.flags,
+      homeDomain: a.homeDomain,
+      thresholds: a.thresholds,
+      signers: a.signers,
+      ext: a.ext,
+    }),
+  );
 }

@@ -48,7 +48,7 @@ export function buildGenesis(passphrase: string, accountCount: number): Genesis 
   state.set(keyId(codeKey(vaultWasmHash)), {
     data: xdr.LedgerEntryData.contractCode(
       new xdr.ContractCodeEntry({
-        ext: new xdr.ContractCodeEntryExt(0),
+        ext: xdr.ContractCodeEntryExt.v0(),
         hash: vaultWasmHash,
         // Stand-in bytes: the vault runs as TypeScript, but its code entry exists as on chain.
         code: Buffer.from('\0asm devnet subscription vault'),
@@ -70,10 +70,10 @@ function putInstance(state: LedgerState, id: string, executable: xdr.ContractExe
   state.set(keyId(key), {
     data: xdr.LedgerEntryData.contractData(
       new xdr.ContractDataEntry({
-        ext: new xdr.ExtensionPoint(0),
-        contract: key.contractData().contract(),
-        key: key.contractData().key(),
-        durability: xdr.ContractDataDurability.persistent(),
+        ext: xdr.ExtensionPoint.v0(),
+        contract: key.contractData.contract,
+        key: key.contractData.key,
+        durability: xdr.ContractDataDurability.persistent,
         val: xdr.ScVal.scvContractInstance(new xdr.ScContractInstance({ executable, storage })),
       }),
     ),
@@ -83,7 +83,7 @@ function putInstance(state: LedgerState, id: string, executable: xdr.ContractExe
 }
 
 /** The id a deployer at `deployer` with `salt` gets (HashIdPreimage CONTRACT_ID, from address). */
-function deployedContractId(passphrase: string, deployer: string, salt: Buffer): string {
+function deployedContractId(passphrase: string, deployer: string, salt: Uint8Array): string {
   const preimage = xdr.HashIdPreimage.envelopeTypeContractId(
     new xdr.HashIdPreimageContractId({
       networkId: hash(Buffer.from(passphrase)),
@@ -92,5 +92,5 @@ function deployedContractId(passphrase: string, deployer: string, salt: Buffer):
       ),
     }),
   );
-  return StrKey.encodeContract(hash(preimage.toXDR()));
+  return StrKey.encodeContract(hash(preimage.toXdr()));
 }

@@ -12,51 +12,49 @@ export type ClosedLedger = {
   metadataXdr: string;
 };
 
-const zero32 = () => Buffer.alloc(32);
+const zero32 = () => new Uint8Array(32);
 
-export function buildLedger(sequence: number, closeTime: number, previousHash: Buffer): ClosedLedger {
+export function buildLedger(sequence: number, closeTime: number, previousHash: Uint8Array): ClosedLedger {
   const header = new xdr.LedgerHeader({
     ledgerVersion: PROTOCOL_VERSION,
     previousLedgerHash: previousHash,
     scpValue: new xdr.StellarValue({
       txSetHash: zero32(),
-      closeTime: xdr.Uint64.fromString(String(closeTime)),
+      closeTime: BigInt(closeTime),
       upgrades: [],
       ext: xdr.StellarValueExt.stellarValueBasic(),
     }),
     txSetResultHash: zero32(),
     bucketListHash: zero32(),
     ledgerSeq: sequence,
-    totalCoins: xdr.Int64.fromString('1000000000000000000'),
-    feePool: xdr.Int64.fromString('0'),
+    totalCoins: 1000000000000000000n,
+    feePool: 0n,
     inflationSeq: 0,
-    idPool: xdr.Uint64.fromString('0'),
+    idPool: 0n,
     baseFee: 100,
     baseReserve: 5_000_000,
     maxTxSetSize: 1000,
     skipList: [zero32(), zero32(), zero32(), zero32()],
-    ext: new xdr.LedgerHeaderExt(0),
+    ext: xdr.LedgerHeaderExt.v0(),
   });
-  const headerBytes = header.toXDR();
-  const ledgerHash = hash(headerBytes);
-  const emptyPhase = () => new xdr.TransactionPhase(0, []);
-  const meta = new xdr.LedgerCloseMeta(
-    2,
+  const headerBytes = header.toXdr();
+  const ledgerHash = Buffer.from(hash(headerBytes));
+  const emptyPhase = () => xdr.TransactionPhase.v0Components([]);
+  const meta = xdr.LedgerCloseMeta.v2(
     new xdr.LedgerCloseMetaV2({
-      ext: new xdr.LedgerCloseMetaExt(0),
+      ext: xdr.LedgerCloseMetaExt.v0(),
       ledgerHeader: new xdr.LedgerHeaderHistoryEntry({
         hash: ledgerHash,
         header,
-        ext: new xdr.LedgerHeaderHistoryEntryExt(0),
+        ext: xdr.LedgerHeaderHistoryEntryExt.v0(),
       }),
-      txSet: new xdr.GeneralizedTransactionSet(
-        1,
+      txSet: xdr.GeneralizedTransactionSet.v1TxSet(
         new xdr.TransactionSetV1({ previousLedgerHash: previousHash, phases: [emptyPhase(), emptyPhase()] }),
       ),
       txProcessing: [],
       upgradesProcessing: [],
       scpInfo: [],
-      totalByteSizeOfLiveSorobanState: xdr.Uint64.fromString('0'),
+      totalByteSizeOfLiveSorobanState: 0n,
       evictedKeys: [],
     }),
   );
@@ -64,7 +62,7 @@ export function buildLedger(sequence: number, closeTime: number, previousHash: B
     sequence,
     closeTime,
     hash: ledgerHash,
-    headerXdr: headerBytes.toString('base64'),
-    metadataXdr: meta.toXDR('base64'),
+    headerXdr: Buffer.from(headerBytes).toString('base64'),
+    metadataXdr: meta.toXdr('base64'),
   };
 }

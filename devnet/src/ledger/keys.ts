@@ -8,7 +8,7 @@ const ids = new WeakMap<xdr.LedgerKey, string>();
 export function keyId(k: xdr.LedgerKey): string {
   let id = ids.get(k);
   if (id === undefined) {
-    id = k.toXDR('base64');
+    id = k.toXdr('base64');
     ids.set(k, id);
   }
   return id;
@@ -33,31 +33,30 @@ export function contractDataKey(
   contract: string,
   key: xdr.ScVal,
   durability: 'persistent' | 'temporary',
-): xdr.LedgerKey {
+): xdr.LedgerKeyContractDataArm {
   return xdr.LedgerKey.contractData(
     new xdr.LedgerKeyContractData({
       contract: scAddress(contract),
       key,
       durability:
-        durability === 'persistent' ? xdr.ContractDataDurability.persistent() : xdr.ContractDataDurability.temporary(),
+        durability === 'persistent' ? xdr.ContractDataDurability.persistent : xdr.ContractDataDurability.temporary,
     }),
   );
 }
 
-export const instanceKey = memo((contract: string): xdr.LedgerKey =>
+export const instanceKey = memo((contract: string): xdr.LedgerKeyContractDataArm =>
   contractDataKey(contract, xdr.ScVal.scvLedgerKeyContractInstance(), 'persistent'));
 
 const codeKeyByHex = memo((hex: string) =>
   xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: Buffer.from(hex, 'hex') })));
-export const codeKey = (wasmHash: Buffer): xdr.LedgerKey => codeKeyByHex(wasmHash.toString('hex'));
+export const codeKey = (wasmHash: Uint8Array): xdr.LedgerKey => codeKeyByHex(Buffer.from(wasmHash).toString('hex'));
 
 export function isTemporary(k: xdr.LedgerKey): boolean {
-  return k.switch().name === 'contractData' && k.contractData().durability().name === 'temporary';
+  return k.type === 'contractData' && k.contractData.durability.name === 'temporary';
 }
 
 /** Entries that live in the classic ledger count as disk reads since protocol 23 (CAP-66). */
-export const isClassic = (k: xdr.LedgerKey): boolean =>
-  k.switch().name === 'account' || k.switch().name === 'trustline';
+export const isClassic = (k: xdr.LedgerKey): boolean => k.type === 'account' || k.type === 'trustline';
 
 export const accountOfKey = (k: xdr.LedgerKey): string =>
-  StrKey.encodeEd25519PublicKey(k.account().accountId().ed25519());
+  StrKey.encodeEd25519PublicKey(xdr.expectUnionVariant(k, 'account').account.accountId.ed25519.value);

@@ -40,7 +40,7 @@ const encoded = new WeakMap<StoredEntry, string>();
 export function entrySize(e: StoredEntry): number {
   let n = sizes.get(e);
   if (n === undefined) {
-    n = e.data.toXDR().length;
+    n = e.data.toXdr().length;
     sizes.set(e, n);
   }
   return n;
@@ -50,7 +50,7 @@ export function entrySize(e: StoredEntry): number {
 export function entryBase64(e: StoredEntry, toLedgerEntry: (e: StoredEntry) => xdr.LedgerEntry): string {
   let s = encoded.get(e);
   if (s === undefined) {
-    s = toLedgerEntry(e).toXDR('base64');
+    s = toLedgerEntry(e).toXdr('base64');
     encoded.set(e, s);
   }
   return s;

@@ -27,7 +27,7 @@ export type LedgerApplier = (net: Network, sequence: number, closeTime: number) 
 
 export class Network {
   readonly passphrase: string;
-  readonly networkId: Buffer;
+  readonly networkId: Uint8Array;
   readonly genesis: Genesis;
   readonly contracts: Map<string, DeployedContract>;
   readonly faults = new Faults();

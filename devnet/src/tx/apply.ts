@@ -53,16 +53,16 @@ function applyOne(net: Network, q: QueuedTx, sequence: number, closeTime: number
   const parsed = parseEnvelope(q.envelopeXdr);
   const op = sorobanOp(parsed)!;
   const data = sorobanData(q.tx)!;
-  const res = data.resources();
-  const readOnly = res.footprint().readOnly();
-  const readWrite = res.footprint().readWrite();
-  const resourceFee = BigInt(data.resourceFee().toString());
+  const res = data.resources;
+  const readOnly = res.footprint.readOnly;
+  const readWrite = res.footprint.readWrite;
+  const resourceFee = data.resourceFee;
   const nonRefundable = BigInt(nonRefundableFee({
-    instructions: res.instructions(),
+    instructions: res.instructions,
     diskReadEntries: [...readOnly, ...readWrite].filter(isClassic).length,
-    diskReadBytes: res.diskReadBytes(),
+    diskReadBytes: res.diskReadBytes,
     writeEntries: readWrite.length,
-    writeBytes: res.writeBytes(),
+    writeBytes: res.writeBytes,
     txSizeBytes: Buffer.from(q.envelopeXdr, 'base64').length,
   }));
   const upfront = BigInt(BASE_FEE) + resourceFee;
@@ -92,7 +92,7 @@ function applyOne(net: Network, q: QueuedTx, sequence: number, closeTime: number
       const usage = measure(out, net.state, sequence);
       rent = BigInt(refundableFee(0, usage.created));
       refundable = BigInt(refundableFee(usage.eventBytes, usage.created));
-      if (usage.instructions > res.instructions() || usage.writeBytes > res.writeBytes() || usage.diskReadBytes > res.diskReadBytes()) {
+      if (usage.instructions > res.instructions || usage.writeBytes > res.writeBytes || usage.diskReadBytes > res.diskReadBytes) {
         failure = 'invokeHostFunctionResourceLimitExceeded';
       } else if (resourceFee - nonRefundable < refundable) {
         failure = 'invokeHostFunctionInsufficientRefundableFee';

@@ -14,7 +14,7 @@ export type InvokeRequest = {
   contracts: Map<string, DeployedContract>;
   ledgerSeq: number;
   timestamp: bigint;
-  networkId: Buffer;
+  networkId: Uint8Array;
   /** Operation source, else transaction source: whose SOURCE_ACCOUNT credentials apply. */
   source: string;
   hostFunction: xdr.HostFunction;
@@ -37,12 +37,12 @@ export type Call = { contract: string; fn: string; args: xdr.ScVal[] };
 
 /** The contract call of an InvokeHostFunction op, or undefined for other host functions. */
 export function contractCall(fn: xdr.HostFunction): Call | undefined {
-  if (fn.switch().name !== 'hostFunctionTypeInvokeContract') return undefined;
-  const c = fn.invokeContract();
+  if (fn.type !== 'hostFunctionTypeInvokeContract') return undefined;
+  const c = fn.invokeContract;
   return {
-    contract: strkeyOf(c.contractAddress()),
-    fn: c.functionName().toString(),
-    args: c.args(),
+    contract: strkeyOf(c.contractAddress),
+    fn: c.functionName.toString(),
+    args: c.args,
   };
 }
 

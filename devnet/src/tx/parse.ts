@@ -11,27 +11,27 @@ export type ParsedTx = {
 };
 
 export function muxedToG(m: xdr.MuxedAccount): string {
-  return m.switch().name === 'keyTypeEd25519'
-    ? StrKey.encodeEd25519PublicKey(m.ed25519())
-    : StrKey.encodeEd25519PublicKey(m.med25519().ed25519());
+  return m.type === 'keyTypeEd25519'
+    ? StrKey.encodeEd25519PublicKey(m.ed25519.value)
+    : StrKey.encodeEd25519PublicKey(m.med25519.ed25519.value);
 }
 
 /** Throws on anything that is not a decodable v1 (or fee-bumped v1) envelope. */
 export function parseEnvelope(b64: string): ParsedTx {
-  const envelope = xdr.TransactionEnvelope.fromXDR(b64, 'base64');
+  const envelope = xdr.TransactionEnvelope.fromXdr(b64, 'base64');
   let v1: xdr.TransactionV1Envelope;
-  switch (envelope.switch().name) {
+  switch (envelope.type) {
     case 'envelopeTypeTx':
-      v1 = envelope.v1();
+      v1 = envelope.v1;
       break;
     case 'envelopeTypeTxFeeBump':
-      v1 = envelope.feeBump().tx().innerTx().v1();
+      v1 = envelope.feeBump.tx.innerTx.v1;
       break;
     default:
       throw new Error('unsupported envelope type');
   }
-  const tx = v1.tx();
-  return { envelope, tx, signatures: v1.signatures(), source: muxedToG(tx.sourceAccount()), ops: tx.operations() };
+  const tx = v1.tx;
+  return { envelope, tx, signatures: v1.signatures, source: muxedToG(tx.sourceAccount), ops: tx.operations };
 }
 
 export type SorobanOp = {
@@ -43,21 +43,19 @@ export type SorobanOp = {
 
 export function sorobanOp(p: ParsedTx): SorobanOp | undefined {
   const op = p.ops[0];
-  if (!op || op.body().switch().name !== 'invokeHostFunction') return undefined;
-  const body = op.body().invokeHostFunctionOp();
-  const opSource = op.sourceAccount();
-  return { hostFunction: body.hostFunction(), auth: body.auth(), source: opSource ? muxedToG(opSource) : p.source };
+  if (!op || op.body.type !== 'invokeHostFunction') return undefined;
+  const body = op.body.invokeHostFunctionOp;
+  const opSource = op.sourceAccount;
+  return { hostFunction: body.hostFunction, auth: body.auth, source: opSource ? muxedToG(opSource) : p.source };
 }
 
 export function sorobanData(tx: xdr.Transaction): xdr.SorobanTransactionData | undefined {
-  const ext = tx.ext();
-  return ext.switch() === 1 ? ext.sorobanData() : undefined;
+  return tx.ext.type === 'sorobanData' ? tx.ext.sorobanData : undefined;
 }
 
 export function timeBounds(tx: xdr.Transaction): { minTime: number; maxTime: number } {
-  const cond = tx.cond();
-  const name = cond.switch().name;
-  const tb = name === 'precondTime' ? cond.timeBounds() : name === 'precondV2' ? cond.v2().timeBounds() : null;
+  const cond = tx.cond;
+  const tb = cond.type === 'precondTime' ? cond.timeBounds : cond.type === 'precondV2' ? cond.v2.timeBounds : null;
   if (!tb) return { minTime: 0, maxTime: 0 };
-  return { minTime: Number(tb.minTime().toString()), maxTime: Number(tb.maxTime().toString()) };
+  return { minTime: Number(tb.minTime), maxTime: Number(tb.maxTime) };
 }

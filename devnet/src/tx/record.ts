@@ -5,7 +5,7 @@ import type { QueuedTx } from '../ledger/history.ts';
 import type { Applied } from './apply.ts';
 
 export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
-  const events = a.meta.v4().events();
+  const events = xdr.expectUnionVariant(a.meta, 'v4').v4.events;
   net.records.set(q.hash, {
     hash: q.hash,
     status: a.success ? 'SUCCESS' : 'FAILED',
@@ -13,18 +13,18 @@ export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
     createdAt: a.closeTime,
     applicationOrder: a.order,
     envelopeXdr: q.envelopeXdr,
-    resultXdr: a.result.toXDR('base64'),
-    resultMetaXdr: a.meta.toXDR('base64'),
-    diagnosticEventsXdr: a.diagnostics.map((d) => d.toXDR('base64')),
-    contractEventsXdr: a.success ? [a.contractEvents.map((e) => e.toXDR('base64'))] : [],
-    transactionEventsXdr: events.map((e) => e.toXDR('base64')),
+    resultXdr: a.result.toXdr('base64'),
+    resultMetaXdr: a.meta.toXdr('base64'),
+    diagnosticEventsXdr: a.diagnostics.map((d) => d.toXdr('base64')),
+    contractEventsXdr: a.success ? [a.contractEvents.map((e) => e.toXdr('base64'))] : [],
+    transactionEventsXdr: events.map((e) => e.toXdr('base64')),
   });
   q.submission.status = a.success ? 'success' : 'failed';
   q.submission.ledger = a.sequence;
 
   const closedAt = new Date(a.closeTime * 1000).toISOString().replace('.000Z', 'Z');
   a.contractEvents.forEach((e, i) => {
-    const body = e.body().v0();
+    const body = e.body.v0;
     net.events.push({
       ledger: a.sequence,
       ledgerClosedAt: closedAt,
@@ -33,8 +33,8 @@ export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
       operationIndex: 0,
       transactionIndex: a.order - 1,
       txHash: q.hash,
-      topic: body.topics().map((t) => t.toXDR('base64')),
-      value: body.data().toXDR('base64'),
+      topic: body.topics.map((t) => t.toXdr('base64')),
+      value: body.data.toXdr('base64'),
     });
   });
 }
@@ -45,6 +45,5 @@ function toid(ledger: number, tx: number, op: number): bigint {
 }
 
 function contractStrkey(e: xdr.ContractEvent): string {
-  const id = e.contractId();
-  return id ? Address.contract(Buffer.from(id as unknown as Buffer)).toString() : '';
+  return e.contractId ? Address.contract(e.contractId.value).toString() : '';
 }

@@ -39,8 +39,8 @@ export function measure(out: InvokeOutcome, state: LedgerState, ledgerSeq: numbe
       created.push({ bytes, ledgers: c.after.liveUntil - ledgerSeq + 1 });
     }
   }
-  let eventBytes = out.value ? out.value.toXDR().length : 0;
-  for (const e of host.events) if (e.kind === 'contract') eventBytes += toContractEvent(e).toXDR().length;
+  let eventBytes = out.value ? out.value.toXdr().length : 0;
+  for (const e of host.events) if (e.kind === 'contract') eventBytes += toContractEvent(e).toXdr().length;
   return {
     readOnly: readOnly.map(([, k]) => k),
     readWrite: readWrite.map(([, k]) => k),

@@ -1,9 +1,8 @@
 // TransactionResult and TransactionMeta v4 as core writes them since protocol 23,
 // so that the SDK's getTransaction parser finds what it expects.
-import { Asset, hash, xdr } from '@stellar/stellar-sdk';
+import { Asset, hash, StrKey, xdr } from '@stellar/stellar-sdk';
 import type { EntryChange } from '../host/storage-view.ts';
 import { addr, i128, sym } from '../host/scval.ts';
-import { StrKey } from '@stellar/stellar-sdk';
 
 export type TxCode =
   | 'txBadSeq' | 'txBadAuth' | 'txBadAuthExtra' | 'txTooEarly' | 'txTooLate' | 'txMissingOperation'
@@ -15,37 +14,34 @@ export type InvokeCode =
   | 'invokeHostFunctionResourceLimitExceeded'
   | 'invokeHostFunctionInsufficientRefundableFee';
 
-const int64 = (n: bigint | number) => xdr.Int64.fromString(n.toString());
-
 function result(feeCharged: bigint, res: xdr.TransactionResultResult): xdr.TransactionResult {
-  return new xdr.TransactionResult({ feeCharged: int64(feeCharged), result: res, ext: new xdr.TransactionResultExt(0) });
+  return new xdr.TransactionResult({ feeCharged, result: res, ext: xdr.TransactionResultExt.v0() });
 }
 
 /** A rejection at submission (sendTransaction ERROR): nothing charged, feeCharged says what would have been. */
 export function rejection(code: TxCode, feeCharged: bigint): xdr.TransactionResult {
-  const make = (xdr.TransactionResultResult as unknown as Record<string, () => xdr.TransactionResultResult>)[code];
-  return result(feeCharged, make());
+  const make = (xdr.TransactionResultResult as unknown as Record<TxCode, () => xdr.TransactionResultResult>)[code];
+  return result(feeCharged, make.call(xdr.TransactionResultResult));
 }
 
 export function successResult(feeCharged: bigint, returnValue: xdr.ScVal, events: xdr.ContractEvent[]): xdr.TransactionResult {
   const preimage = new xdr.InvokeHostFunctionSuccessPreImage({ returnValue, events });
   const op = xdr.OperationResult.opInner(
     xdr.OperationResultTr.invokeHostFunction(
-      xdr.InvokeHostFunctionResult.invokeHostFunctionSuccess(hash(preimage.toXDR())),
+      xdr.InvokeHostFunctionResult.invokeHostFunctionSuccess(hash(preimage.toXdr())),
     ),
   );
   return result(feeCharged, xdr.TransactionResultResult.txSuccess([op]));
 }
 
 export function failedResult(feeCharged: bigint, code: InvokeCode): xdr.TransactionResult {
-  const op = xdr.OperationResult.opInner(
-    xdr.OperationResultTr.invokeHostFunction(xdr.InvokeHostFunctionResult[code]()),
-  );
+  const make = (xdr.InvokeHostFunctionResult as unknown as Record<InvokeCode, () => xdr.InvokeHostFunctionResult>)[code];
+  const op = xdr.OperationResult.opInner(xdr.OperationResultTr.invokeHostFunction(make.call(xdr.InvokeHostFunctionResult)));
   return result(feeCharged, xdr.TransactionResultResult.txFailed([op]));
 }
 
 export function ledgerEntry(data: xdr.LedgerEntryData, lastModified: number): xdr.LedgerEntry {
-  return new xdr.LedgerEntry({ lastModifiedLedgerSeq: lastModified, data, ext: new xdr.LedgerEntryExt(0) });
+  return new xdr.LedgerEntry({ lastModifiedLedgerSeq: lastModified, data, ext: xdr.LedgerEntryExt.v0() });
 }
 
 export function entryChanges(changes: EntryChange[]): xdr.LedgerEntryChange[] {
@@ -63,17 +59,17 @@ export type FeeBreakdown = { upfront: bigint; charged: bigint; nonRefundable: bi
 
 /** The two `fee` events of the native asset contract: charge before all txs, refund after. */
 export function feeEvents(passphrase: string, source: string, fee: FeeBreakdown): xdr.TransactionEvent[] {
-  const xlm = StrKey.decodeContract(Asset.native().contractId(passphrase)) as unknown as xdr.ContractId;
+  const xlm = new xdr.ContractId(StrKey.decodeContract(Asset.native().contractId(passphrase)));
   const event = (amount: bigint) =>
     new xdr.ContractEvent({
-      ext: new xdr.ExtensionPoint(0),
+      ext: xdr.ExtensionPoint.v0(),
       contractId: xlm,
-      type: xdr.ContractEventType.contract(),
-      body: new xdr.ContractEventBody(0, new xdr.ContractEventV0({ topics: [sym('fee'), addr(source)], data: i128(amount) })),
+      type: xdr.ContractEventType.contract,
+      body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({ topics: [sym('fee'), addr(source)], data: i128(amount) })),
     });
   return [
-    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxes(), event: event(fee.upfront) }),
-    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageAfterTx(), event: event(fee.charged - fee.upfront) }),
+    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxs, event: event(fee.upfront) }),
+    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageAfterTx, event: event(fee.charged - fee.upfront) }),
   ];
 }
 
@@ -86,23 +82,21 @@ export function metaV4(opts: {
   diagnostics: xdr.DiagnosticEvent[];
   fee: FeeBreakdown;
 }): xdr.TransactionMeta {
-  const sorobanExt = new xdr.SorobanTransactionMetaExt(
-    1,
+  const sorobanExt = xdr.SorobanTransactionMetaExt.v1(
     new xdr.SorobanTransactionMetaExtV1({
-      ext: new xdr.ExtensionPoint(0),
-      totalNonRefundableResourceFeeCharged: int64(opts.fee.nonRefundable),
-      totalRefundableResourceFeeCharged: int64(opts.fee.refundable),
-      rentFeeCharged: int64(opts.fee.rent),
+      ext: xdr.ExtensionPoint.v0(),
+      totalNonRefundableResourceFeeCharged: opts.fee.nonRefundable,
+      totalRefundableResourceFeeCharged: opts.fee.refundable,
+      rentFeeCharged: opts.fee.rent,
     }),
   );
-  return new xdr.TransactionMeta(
-    4,
+  return xdr.TransactionMeta.v4(
     new xdr.TransactionMetaV4({
-      ext: new xdr.ExtensionPoint(0),
+      ext: xdr.ExtensionPoint.v0(),
       txChangesBefore: [],
       // A failed transaction leaves no operation meta: its changes were rolled back.
       operations: opts.success
-        ? [new xdr.OperationMetaV2({ ext: new xdr.ExtensionPoint(0), changes: opts.changes, events: opts.events })]
+        ? [new xdr.OperationMetaV2({ ext: xdr.ExtensionPoint.v0(), changes: opts.changes, events: opts.events })]
         : [],
       txChangesAfter: [],
       sorobanMeta: new xdr.SorobanTransactionMetaV2({ ext: sorobanExt, returnValue: opts.returnValue }),

@@ -2,10 +2,10 @@
 import { hash, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
 
 /** SHA-256 of TransactionSignaturePayload {networkId, ENVELOPE_TYPE_TX, tx}. */
-export function txHash(networkId: Buffer, tx: xdr.Transaction): Buffer {
+export function txHash(networkId: Uint8Array, tx: xdr.Transaction): Buffer {
   const type = Buffer.alloc(4);
-  type.writeInt32BE(xdr.EnvelopeType.envelopeTypeTx().value);
-  return hash(Buffer.concat([networkId, type, tx.toXDR()]));
+  type.writeInt32BE(xdr.EnvelopeType.envelopeTypeTx.value);
+  return Buffer.from(hash(Buffer.concat([networkId, type, tx.toXdr()])));
 }
 
 export type SignatureCheck = 'ok' | 'txBadAuth' | 'txBadAuthExtra';
@@ -17,29 +17,29 @@ export type SignatureCheck = 'ok' | 'txBadAuth' | 'txBadAuthExtra';
  */
 export function checkTxSignatures(
   account: xdr.AccountEntry,
-  payload: Buffer,
+  payload: Uint8Array,
   signatures: xdr.DecoratedSignature[],
 ): SignatureCheck {
+  const thresholds = account.thresholds.value;
   const signers: { key: Buffer; weight: number }[] = [
-    { key: Buffer.from(account.accountId().ed25519()), weight: account.thresholds()[0] },
-    ...account.signers()
-      .filter((s) => s.key().switch().name === 'signerKeyTypeEd25519')
-      .map((s) => ({ key: Buffer.from(s.key().ed25519()), weight: s.weight() })),
+    { key: Buffer.from(account.accountId.ed25519.value), weight: thresholds[0] },
+    ...account.signers.flatMap((s) =>
+      s.key.type === 'signerKeyTypeEd25519' ? [{ key: Buffer.from(s.key.ed25519.value), weight: s.weight }] : []),
   ];
   const used = new Set<number>();
   let weight = 0;
   for (const [i, sig] of signatures.entries()) {
-    const hint = Buffer.from(sig.hint());
+    const hint = Buffer.from(sig.hint.value);
     for (const signer of signers) {
       if (signer.weight === 0 || !signer.key.subarray(28).equals(hint)) continue;
       const kp = Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(signer.key));
-      if (!kp.verify(payload, Buffer.from(sig.signature()))) continue;
+      if (!kp.verify(payload, sig.signature.value)) continue;
       if (!used.has(i)) weight += signer.weight;
       used.add(i);
       break;
     }
   }
-  const needed = Math.max(1, account.thresholds()[2]);
+  const needed = Math.max(1, thresholds[2]);
   if (weight < needed) return 'txBadAuth';
   if (used.size < signatures.length) return 'txBadAuthExtra';
   return 'ok';

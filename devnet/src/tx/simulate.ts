@@ -31,12 +31,12 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     return { error: 'Could not unmarshal transaction', latestLedger: 0 };
   }
   if (parsed.ops.length !== 1) return { error: 'Transaction contains more than one operation', latestLedger: 0 };
-  if (parsed.tx.memo().switch().name !== 'memoNone') {
+  if (parsed.tx.memo.type !== 'memoNone') {
     return { error: 'Transaction contains a memo. Soroban transactions do not support memos.', latestLedger: 0 };
   }
   const op = sorobanOp(parsed);
   if (!op) {
-    const type = parsed.ops[0].body().switch().name;
+    const type = parsed.ops[0].body.type;
     return { error: `Transaction contains unsupported operation type: ${type}`, latestLedger: 0 };
   }
   const authMode = params.authMode === undefined ? '' : String(params.authMode);
@@ -61,7 +61,7 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     authMode: enforce ? 'enforce' : 'record',
     access: { kind: 'record' },
   });
-  const events = out.host.events.map((e) => toDiagnosticEvent(e).toXDR('base64'));
+  const events = out.host.events.map((e) => toDiagnosticEvent(e).toXdr('base64'));
   if (out.error || !out.value) {
     return {
       error: formatHostErrorText(out.error?.message ?? 'Error(Context, InternalError)', out.host.events),
@@ -73,7 +73,7 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
   const usage = measure(out, net.state, latest.sequence);
   const auth = enforce ? op.auth : out.auth.entries();
   // Recorded address entries are still unsigned: budget their signature checks now.
-  const unsigned = enforce ? 0 : auth.filter((a) => a.credentials().switch().name !== 'sorobanCredentialsSourceAccount').length;
+  const unsigned = enforce ? 0 : auth.filter((a) => a.credentials.type !== 'sorobanCredentialsSourceAccount').length;
   const leeway = Number(params.resourceConfig?.instructionLeeway ?? 0) || 0;
   const instructions = Math.ceil((usage.instructions + unsigned * COST.verify) * 1.04) + 50_000 + leeway;
   const resources = new xdr.SorobanResources({
@@ -82,10 +82,10 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     diskReadBytes: usage.diskReadBytes,
     writeBytes: usage.writeBytes,
   });
-  const authBytes = auth.reduce((n, a) => n + a.toXDR().length + (a.credentials().switch().name === 'sorobanCredentialsSourceAccount' ? 0 : 160), 0);
-  const draft = new xdr.SorobanTransactionData({ ext: new xdr.SorobanTransactionDataExt(0), resources, resourceFee: xdr.Int64.fromString('0') });
+  const authBytes = auth.reduce((n, a) => n + a.toXdr().length + (a.credentials.type === 'sorobanCredentialsSourceAccount' ? 0 : 160), 0);
+  const draft = new xdr.SorobanTransactionData({ ext: xdr.SorobanTransactionDataExt.v0(), resources, resourceFee: 0n });
   const envelopeBytes = Buffer.from(String(params.transaction), 'base64').length;
-  const txSizeBytes = Math.ceil((envelopeBytes + draft.toXDR().length + authBytes + 72) * 1.1) + 500;
+  const txSizeBytes = Math.ceil((envelopeBytes + draft.toXdr().length + authBytes + 72) * 1.1) + 500;
   const nonRefundable = nonRefundableFee({
     instructions,
     diskReadEntries: usage.diskReadEntries,
@@ -96,21 +96,21 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
   });
   const resourceFee = nonRefundable + Math.ceil(refundableFee(usage.eventBytes, usage.created) * 1.15);
   const transactionData = new xdr.SorobanTransactionData({
-    ext: new xdr.SorobanTransactionDataExt(0),
+    ext: xdr.SorobanTransactionDataExt.v0(),
     resources,
-    resourceFee: xdr.Int64.fromString(String(resourceFee)),
+    resourceFee: BigInt(resourceFee),
   });
 
   const response: Record<string, unknown> = {
-    transactionData: transactionData.toXDR('base64'),
+    transactionData: transactionData.toXdr('base64'),
     minResourceFee: String(resourceFee),
-    results: [{ auth: auth.map((a) => a.toXDR('base64')), xdr: out.value.toXDR('base64') }],
+    results: [{ auth: auth.map((a) => a.toXdr('base64')), xdr: out.value.toXdr('base64') }],
     latestLedger: latest.sequence,
   };
   if (events.length > 0) response.events = events;
   const stateChanges = out.storage.changes().map((c) => ({
     type: !c.before ? 'created' : c.after ? 'updated' : 'deleted',
-    key: c.key.toXDR('base64'),
+    key: c.key.toXdr('base64'),
     before: c.before ? entryBase64(c.before, asLedgerEntry) : null,
     after: c.after ? entryBase64(c.after, asLedgerEntry) : null,
   }));

@@ -2,7 +2,7 @@
 // queue (one transaction per source account). A rejection consumes nothing.
 import { scValToNative, xdr } from '@stellar/stellar-sdk';
 import { accountKey, isClassic, keyId } from '../ledger/keys.ts';
-import { balanceOf, MIN_BALANCE, seqOf } from '../ledger/accounts.ts';
+import { accountOf, balanceOf, MIN_BALANCE, seqOf } from '../ledger/accounts.ts';
 import type { Network } from '../ledger/network.ts';
 import type { QueuedTx, Submission } from '../ledger/history.ts';
 import { BASE_FEE, exceedsLimits, nonRefundableFee } from './fees.ts';
@@ -29,33 +29,33 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string): Su
   if (forced?.status === 'ERROR') return { status: 'ERROR', hash, result: rejection('txInternalError', 0n) };
 
   if (net.bans.has(hash)) return { status: 'TRY_AGAIN_LATER', hash };
-  const seq = BigInt(p.tx.seqNum().toString());
+  const seq = p.tx.seqNum;
   const queued = net.queue.find((q) => q.source === p.source);
   if (queued?.hash === hash) return { status: 'DUPLICATE', hash };
   const data = sorobanData(p.tx);
-  const resourceFee = data ? BigInt(data.resourceFee().toString()) : 0n;
-  const fee = BigInt(p.tx.fee());
+  const resourceFee = data ? data.resourceFee : 0n;
+  const fee = BigInt(p.tx.fee);
   const wouldCharge = resourceFee + BigInt(BASE_FEE);
   const error = (code: TxCode): SubmitOutcome => ({ status: 'ERROR', hash, result: rejection(code, wouldCharge) });
   if (queued) return queued.seq > seq ? error('txBadSeq') : { status: 'TRY_AGAIN_LATER', hash };
 
-  if (p.envelope.switch().name !== 'envelopeTypeTx') return error('txNotSupported');
+  if (p.envelope.type !== 'envelopeTypeTx') return error('txNotSupported');
   if (p.ops.length === 0) return error('txMissingOperation');
   const op = sorobanOp(p);
   if (p.ops.length > 1 || !data) return error('txMalformed');
   if (!op) return error('txNotSupported');
-  if (p.tx.memo().switch().name !== 'memoNone') return error('txSorobanInvalid');
+  if (p.tx.memo.type !== 'memoNone') return error('txSorobanInvalid');
 
-  const res = data.resources();
-  const footprint = [...res.footprint().readOnly(), ...res.footprint().readWrite()];
+  const res = data.resources;
+  const footprint = [...res.footprint.readOnly, ...res.footprint.readWrite];
   const ids = new Set(footprint.map(keyId));
   const classic = footprint.filter(isClassic).length;
   const declared = {
-    instructions: res.instructions(),
+    instructions: res.instructions,
     diskReadEntries: classic,
-    diskReadBytes: res.diskReadBytes(),
-    writeEntries: res.footprint().readWrite().length,
-    writeBytes: res.writeBytes(),
+    diskReadBytes: res.diskReadBytes,
+    writeEntries: res.footprint.readWrite.length,
+    writeBytes: res.writeBytes,
     txSizeBytes: Buffer.from(envelopeXdr, 'base64').length,
   };
   if (exceedsLimits(declared, footprint.length)) return error('txSorobanInvalid');
@@ -74,7 +74,7 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string): Su
   const account = net.state.get(keyId(accountKey(p.source)));
   if (!account) return error('txNoAccount');
   if (seq !== seqOf(account.data) + 1n) return error('txBadSeq');
-  const sigs = checkTxSignatures(account.data.account(), Buffer.from(hash, 'hex'), p.signatures);
+  const sigs = checkTxSignatures(accountOf(account.data), Buffer.from(hash, 'hex'), p.signatures);
   if (sigs !== 'ok') return error(sigs);
   if (balanceOf(account.data) - MIN_BALANCE < fee) return error('txInsufficientBalance');
 
@@ -89,7 +89,7 @@ function enqueue(
   const submission: Submission = {
     hash,
     source: p.source,
-    function: call?.fn ?? fn.switch().name,
+    function: call?.fn ?? fn.type,
     contract: call?.contract ?? '',
     args: (call?.args ?? []).map(nativeString),
     status: 'queued',

@@ -29,6 +29,15 @@ const POSTS = new Set(['close-ledger', 'pause', 'resume', 'faults/clear', 'reset
 export const closeLedger = (ctx: Ctx) => control<{ sequence: number; closeTime: number }>(ctx, 'close-ledger');
 
 export const addr = (a: string) => nativeToScVal(a, { type: 'address' });
+
+/** The InvokeHostFunctionResult arm of a one-operation transaction's result, e.g. 'invokeHostFunctionTrapped'. */
+export function opResultCode(result: xdr.TransactionResult): string | undefined {
+  const r = result.result;
+  if (r.type !== 'txSuccess' && r.type !== 'txFailed') return undefined;
+  const op = r.results[0];
+  if (op?.type !== 'opInner' || op.tr.type !== 'invokeHostFunction') return undefined;
+  return op.tr.invokeHostFunctionResult.type;
+}
 export const i128 = (n: bigint | number) => nativeToScVal(BigInt(n), { type: 'i128' });
 export const u32 = (n: number) => nativeToScVal(n, { type: 'u32' });
 export const u64 = (n: bigint | number) => nativeToScVal(BigInt(n), { type: 'u64' });

@@ -6,7 +6,7 @@ import { isTemporary } from '../../ledger/keys.ts';
 import { isLive } from '../../ledger/ledger-state.ts';
 
 const MAX_KEYS = 200;
-const EXT_V0 = new xdr.LedgerEntryExt(0).toXDR('base64');
+const EXT_V0 = xdr.LedgerEntryExt.v0().toXdr('base64');
 
 export const getLedgerEntries: Method = (net, params) => {
   const keys = params.keys;
@@ -17,17 +17,17 @@ export const getLedgerEntries: Method = (net, params) => {
   for (const [i, k] of keys.entries()) {
     let key: xdr.LedgerKey;
     try {
-      key = xdr.LedgerKey.fromXDR(String(k), 'base64');
+      key = xdr.LedgerKey.fromXdr(String(k), 'base64');
     } catch {
       throw invalidParams(`cannot unmarshal key value ${k} at index ${i}`);
     }
-    if (key.switch().name === 'ttl') throw invalidParams('ledger ttl entries cannot be queried directly');
-    const id = key.toXDR('base64');
+    if (key.type === 'ttl') throw invalidParams('ledger ttl entries cannot be queried directly');
+    const id = key.toXdr('base64');
     const stored = net.state.get(id);
     if (!stored || !isLive(stored, isTemporary(key), seq)) continue;
     entries.push({
       key: id,
-      xdr: stored.data.toXDR('base64'),
+      xdr: stored.data.toXdr('base64'),
       lastModifiedLedgerSeq: stored.lastModified,
       ...(stored.liveUntil !== undefined && { liveUntilLedgerSeq: stored.liveUntil }),
       extXdr: EXT_V0,

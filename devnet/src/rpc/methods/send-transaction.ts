@@ -14,6 +14,6 @@ export const sendTransaction: Method = (net, params) => {
     hash: outcome.hash,
     latestLedger: net.latest.sequence,
     latestLedgerCloseTime: String(net.latest.closeTime),
-    ...(outcome.status === 'ERROR' && { errorResultXdr: outcome.result.toXDR('base64') }),
+    ...(outcome.status === 'ERROR' && { errorResultXdr: outcome.result.toXdr('base64') }),
   };
 };
