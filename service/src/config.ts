@@ -19,6 +19,11 @@ const EnvSchema = z.object({
     .refine((v) => v === 'memory://' || /^postgres(ql)?:\/\/./.test(v), 'must be memory:// or a postgres:// URL')
     .optional(),
   DB_POOL_SIZE: int(1, 1000).default(10),
+  // Time limits on the database server (ignored by the embedded PGlite, which has no connection):
+  // connecting (a black-holed host fails start-up with a message instead of hanging), and each
+  // statement (server-side statement_timeout plus a client-side limit on the answer).
+  DB_CONNECT_TIMEOUT_MS: int(100, 600_000).default(5_000),
+  DB_STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
   SOROBAN_RPC_URL: httpUrl.default('https://soroban-testnet.stellar.org'),
   STELLAR_NETWORK_PASSPHRASE: z.string().min(1).default('Test SDF Network ; September 2015'),
   // Shape only (C + 55 base32 characters); the chain rejects a wrong checksum. Unset is a valid
@@ -27,10 +32,23 @@ const EnvSchema = z.object({
     .string()
     .regex(/^C[A-Z2-7]{55}$/, 'must be a contract id (C followed by 55 base32 characters)')
     .optional(),
+  // The token a plan is priced in when POST /plans names none; unset = such plans name no token.
+  DEFAULT_TOKEN_CONTRACT_ID: z
+    .string()
+    .regex(/^C[A-Z2-7]{55}$/, 'must be a contract id (C followed by 55 base32 characters)')
+    .optional(),
+  // Time limit of every Soroban RPC call.
+  RPC_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  // Each merchant's pulls run one at a time in a process (one sequence number): at most this many
+  // wait, each at most this long, before /trigger-pull answers 500 chain_busy.
+  MERCHANT_QUEUE_MAX: int(1, 100_000).default(100),
+  MERCHANT_QUEUE_WAIT_MS: int(1, 3_600_000).default(60_000),
   TX_POLL_TIMEOUT_MS: int(1, 600_000).default(30_000),
   TX_POLL_INTERVAL_MS: int(1, 60_000).default(1_000),
   // How often pending pull attempts (202s, crashes) are resolved against the network; 0 = only at start-up.
   RECONCILE_INTERVAL_MS: int(0, 3_600_000).default(15_000),
+  // A reconciler round takes no new attempt after this long; the rest waits for the next round.
+  RECONCILE_ROUND_LIMIT_MS: int(100, 3_600_000).default(60_000),
   // Longest a SIGTERM waits for requests in flight (pulls being polled) before exiting anyway;
   // a pull cut off here stays pending in the database and the next start resolves it.
   SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(45_000),
@@ -56,9 +74,13 @@ export interface Config {
   networkPassphrase: string;
   /** undefined until a vault contract is deployed and configured. */
   contractId: string | undefined;
+  defaultTokenContractId: string | undefined;
+  rpcTimeoutMs: number;
+  merchantQueue: { maxQueued: number; maxWaitMs: number };
   txPollTimeoutMs: number;
   txPollIntervalMs: number;
   reconcileIntervalMs: number;
+  reconcileRoundLimitMs: number;
   shutdownTimeoutMs: number;
   logLevel: string;
   bodyLimitBytes: number;
@@ -86,13 +108,17 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: databaseSetting(e.DATABASE_URL, e.NODE_ENV, e.DB_POOL_SIZE, cwd),
+    database: databaseSetting(e.DATABASE_URL, e.NODE_ENV, { poolSize: e.DB_POOL_SIZE, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }, cwd),
     sorobanRpcUrl: e.SOROBAN_RPC_URL,
     networkPassphrase: e.STELLAR_NETWORK_PASSPHRASE,
     contractId: e.CONTRACT_ID,
+    defaultTokenContractId: e.DEFAULT_TOKEN_CONTRACT_ID,
+    rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+    merchantQueue: { maxQueued: e.MERCHANT_QUEUE_MAX, maxWaitMs: e.MERCHANT_QUEUE_WAIT_MS },
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
+    reconcileRoundLimitMs: e.RECONCILE_ROUND_LIMIT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -101,9 +127,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
   };
 }
 
-function databaseSetting(url: string | undefined, nodeEnv: Config['nodeEnv'], poolSize: number, cwd: string): DatabaseSetting {
+type ServerOptions = Omit<Extract<DatabaseTarget, { kind: 'postgres' }>, 'kind' | 'url'>;
+
+function databaseSetting(url: string | undefined, nodeEnv: Config['nodeEnv'], server: ServerOptions, cwd: string): DatabaseSetting {
   if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
-  if (url !== undefined) return { kind: 'postgres', url, poolSize };
+  if (url !== undefined) return { kind: 'postgres', url, ...server };
   // Production billing data must never land silently in a local file: no URL means no database.
   if (nodeEnv === 'production') return { kind: 'none' };
   return { kind: 'pglite', dataDir: resolve(cwd, 'data') };

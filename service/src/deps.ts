@@ -79,12 +79,12 @@ export async function openDatabase(config: Config): Promise<Db> {
   return guardDb(await openDb(target));
 }
 
-export function buildVerbs(repos: Repos, clock: Clock): Verbs {
+export function buildVerbs(repos: Repos, clock: Clock, config: Pick<Config, 'defaultTokenContractId'>): Verbs {
   return {
     createMerchant: makeCreateMerchant(repos),
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant(repos),
-    createPlan: makeCreatePlan(repos),
+    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: config.defaultTokenContractId }),
     getPlan: makeGetPlan(repos),
     createSubscription: makeCreateSubscription({ ...repos, clock }),
     getSubscription: makeGetSubscription(repos),
@@ -105,19 +105,21 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     rpcUrl: config.sorobanRpcUrl,
     networkPassphrase: config.networkPassphrase,
     pollIntervalMs: config.txPollIntervalMs,
+    rpcTimeoutMs: config.rpcTimeoutMs,
+    queue: config.merchantQueue,
     onRpcCall: metrics.observeRpc,
   });
   const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics });
-  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock), gateway, pullVerbs, metrics };
+  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock, config), gateway, pullVerbs, metrics };
 }
 
 export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway'> & { metrics?: Metrics }): PullVerbs {
-  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock };
-  const triggerPull = makeTriggerPull({ ...shared, contractId: d.config.contractId, pollTimeoutMs: d.config.txPollTimeoutMs });
+  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId };
+  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs });
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
-    reconcilePending: makeReconcilePending(shared),
+    reconcilePending: makeReconcilePending({ ...shared, roundLimitMs: d.config.reconcileRoundLimitMs }),
   };
 }
 

@@ -25,6 +25,22 @@ export function scrubSecrets(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * Errors are logged as type, message, stack and the few fields that explain them. Whatever else an
+ * error object carries stays out: HTTP client errors hold their whole request (a hosted RPC's URL
+ * with its API key, headers, body), database errors the query's parameters.
+ */
+export function serializeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as Error & { code?: unknown; status?: unknown; method?: unknown; cause?: unknown };
+  const out: Record<string, unknown> = { type: e.name, message: e.message, stack: e.stack };
+  for (const key of ['code', 'status', 'method'] as const) {
+    if (typeof e[key] === 'string' || typeof e[key] === 'number') out[key] = e[key];
+  }
+  if (e.cause instanceof Error) out.cause = serializeError(e.cause);
+  return out;
+}
+
 export interface LoggerOptions {
   level: string;
   /** Where lines go; stdout when omitted. Tests pass a stream to read what was logged. */
@@ -35,6 +51,7 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
+      serializers: { err: serializeError, error: serializeError },
       // One pass over every logged value: the key at any depth and seeds in any string. (pino's
       // path-based `redact` would only add a second, narrower walk per line.)
       hooks: {

@@ -19,6 +19,8 @@ export interface Plan {
   /** Exact decimal text as PostgreSQL `numeric` holds it; never a float inside the service. */
   token_amount: string;
   interval_seconds: number;
+  /** The token contract (C…) the price is in; null when the plan names none. */
+  token_contract_id: string | null;
   created_at: Date;
 }
 

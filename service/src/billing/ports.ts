@@ -60,6 +60,7 @@ export interface NewPlan {
   /** Decimal text, kept exact all the way into `numeric`. */
   token_amount: string;
   interval_seconds: number;
+  token_contract_id: string | null;
 }
 
 export interface PlansRepo {

@@ -4,11 +4,12 @@
 // established from the vault's storage and the ledger time; the token's own failures arrive as
 // `Error(Contract, #9)` (allowance) and `#10` (balance) raised by the token contract.
 // We only claim a cause we have established; otherwise the chain's text stands alone.
-import { Address, xdr } from '@stellar/stellar-sdk';
-import { PullRejection, type PullRejectionCode } from '../billing/pulls/vault-gateway.ts';
-import type { VaultData } from './vault-state.ts';
+import { Address, type xdr } from '@stellar/stellar-sdk';
+import { PullRejection, type PullRejectionCode, type VaultTerms } from '../billing/pulls/vault-gateway.ts';
 
-const PHRASES: Record<Exclude<PullRejectionCode, 'simulation_failed' | 'submission_failed'>, string> = {
+type EstablishedCode = Extract<PullRejectionCode, 'too_early' | 'vault_missing' | 'insufficient_allowance' | 'insufficient_balance'>;
+
+const PHRASES: Record<EstablishedCode, string> = {
   too_early: 'Too early to pull funds',
   vault_missing: 'Vault does not exist',
   insufficient_allowance: 'Insufficient allowance',
@@ -25,8 +26,8 @@ export interface SimulationFailure {
 }
 
 export interface VaultFacts {
-  vault: VaultData | undefined;
-  /** Close time of the ledger the simulation ran against, unix seconds. */
+  vault: VaultTerms | undefined;
+  /** Close time of the latest ledger when the vault was read, unix seconds. */
   ledgerTime: bigint;
 }
 
@@ -37,41 +38,43 @@ export function isVmTrap(failure: SimulationFailure): boolean {
 /** Contract ids that raised `Error(Contract, #code)` according to the diagnostic events. */
 function contractsRaising(events: xdr.DiagnosticEvent[], code: number): string[] {
   const raisers: string[] = [];
-  for (const diagnostic of events) {
-    const event = diagnostic.event();
-    const topics = event.body().v0().topics();
-    const [first, second] = topics;
-    if (!first || !second || first.switch().name !== 'scvSymbol' || first.sym().toString() !== 'error') continue;
-    if (second.switch().name !== 'scvError') continue;
-    const err = second.error();
-    if (err.switch().name !== 'sceContract' || err.contractCode() !== code) continue;
-    const id = event.contractId();
-    if (id) raisers.push(Address.contract(id as unknown as Buffer).toString());
+  for (const { event } of events) {
+    const [first, second] = event.body.v0.topics;
+    if (first?.type !== 'scvSymbol' || first.sym.toString() !== 'error') continue;
+    if (second?.type !== 'scvError' || second.error.type !== 'sceContract' || second.error.contractCode !== code) continue;
+    if (event.contractId) raisers.push(Address.contract(event.contractId.value).toString());
   }
   return raisers;
 }
 
-export function classifySimulationFailure(failure: SimulationFailure, facts: VaultFacts | undefined): PullRejection {
+/**
+ * The established cause of a failed simulation. `acceptVault` (the plan's terms check) runs
+ * first whenever the vault exists: a vault that does not match the plan is the cause to fix,
+ * whatever allowance or balance problem the simulation also met.
+ */
+export function classifySimulationFailure(
+  failure: SimulationFailure,
+  facts: VaultFacts | undefined,
+  acceptVault: (vault: VaultTerms) => void,
+): PullRejection {
   const chainText = failure.error;
-  const reject = (code: keyof typeof PHRASES) => new PullRejection(code, `${PHRASES[code]}: ${chainText}`);
+  const reject = (code: EstablishedCode) => new PullRejection(code, `${PHRASES[code]}: ${chainText}`);
   const vault = facts?.vault;
-
-  if (facts && isVmTrap(failure)) {
-    if (!vault) return reject('vault_missing');
-    if (vault.lastPullTimestamp > 0n && facts.ledgerTime < vault.lastPullTimestamp + vault.intervalSeconds) {
-      return reject('too_early');
-    }
+  if (facts && !vault && isVmTrap(failure)) return reject('vault_missing');
+  if (!vault) return new PullRejection('simulation_failed', chainText);
+  try {
+    acceptVault(vault);
+  } catch (err) {
+    if (err instanceof PullRejection) return err;
+    throw err;
   }
-  if (vault) {
-    const match = /Error\(Contract, #(\d+)\)/.exec(chainText);
-    const code = match ? Number(match[1]) : undefined;
-    // Only the vault's token raising the code counts: another contract's #9 means something else.
-    if (code === ALLOWANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) {
-      return reject('insufficient_allowance');
-    }
-    if (code === BALANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) {
-      return reject('insufficient_balance');
-    }
+  if (isVmTrap(failure) && vault.lastPullTimestamp > 0n && facts!.ledgerTime < vault.lastPullTimestamp + vault.intervalSeconds) {
+    return reject('too_early');
   }
+  const match = /Error\(Contract, #(\d+)\)/.exec(chainText);
+  const code = match ? Number(match[1]) : undefined;
+  // Only the vault's token raising the code counts: another contract's #9 means something else.
+  if (code === ALLOWANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) return reject('insufficient_allowance');
+  if (code === BALANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) return reject('insufficient_balance');
   return new PullRejection('simulation_failed', chainText);
 }

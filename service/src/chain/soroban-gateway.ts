@@ -1,28 +1,39 @@
 // The real VaultGateway: Soroban RPC over HTTP(S) through @stellar/stellar-sdk's rpc.Server.
 // Round trips per confirmed pull: simulate, send, and usually one getTransaction timed to land
-// just after the next ledger closes; getAccount only when this process has no sequence cached.
+// just after the next ledger closes; the account's sequence only when this process has none cached.
+// Every RPC call has a time limit (guarded-rpc.ts). A call that fails before sendTransaction is
+// `chain_unavailable` and changes nothing; a sendTransaction whose answer is lost is an unknown
+// outcome, never a rejection.
 import { rpc, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
 import {
   PullRejection,
+  type ForgottenOutcome,
   type MerchantKey,
+  type Parties,
+  type PreparePullInput,
   type SignedPull,
   type TxObservation,
   type VaultGateway,
 } from '../billing/pulls/vault-gateway.ts';
 import { classifySimulationFailure, type VaultFacts } from './chain-errors.ts';
+import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
+import { accountSequence, latestCloseTime } from './ledger-reads.ts';
 import { asSigningKey, parseSecret } from './merchant-key.ts';
-import { buildPullTransaction } from './pull-transaction.ts';
-import { rpcErrorText } from './rpc-text.ts';
-import { SequenceCache, SourceQueues } from './source-queue.ts';
-import { timedRpc, type RpcCallObserver } from './timed-rpc.ts';
-import { readVault } from './vault-state.ts';
+import { buildPullTransaction, PULL_TIME_BOUND_SECONDS } from './pull-transaction.ts';
+import { SequenceCache, SourceQueues, type QueueLimits } from './source-queue.ts';
+import { toObservation } from './tx-outcome.ts';
+import { readVault, vaultFromStateChanges, vaultLedgerKey } from './vault-state.ts';
 
 export interface ChainConfig {
   rpcUrl: string;
   networkPassphrase: string;
   /** Upper bound between confirmation polls. */
   pollIntervalMs: number;
+  /** Time limit of each RPC call. */
+  rpcTimeoutMs: number;
+  /** Bounds of each merchant's queue in this process. */
+  queue: QueueLimits;
   /** Optional: told the duration of every RPC call (the metrics' latency histogram). */
   onRpcCall?: RpcCallObserver;
 }
@@ -32,12 +43,25 @@ const SUBMIT_SAFETY_SECONDS = 10;
 const MIN_POLL_DELAY_MS = 20;
 /** How long after a predicted ledger close we look, to let the RPC ingest it. */
 const POLL_GRACE_MS = 40;
+/**
+ * An attempt the RPC has forgotten counts as landed when the vault's last pull is no older than
+ * this before the attempt's build time (its time bound minus its validity): ledger time and our
+ * clock may disagree a little, and in doubt "landed" is the side that never charges twice.
+ */
+const FORGOTTEN_CLOCK_MARGIN_SECONDS = 60;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+export const unavailable = (err: unknown): unknown =>
+  err instanceof RpcCallError ? new PullRejection('chain_unavailable', `Soroban RPC unavailable: ${err.method}: ${err.message}`) : err;
+
 export function createSorobanGateway(config: ChainConfig): VaultGateway {
-  const server = timedRpc(new rpc.Server(config.rpcUrl, { allowHttp: config.rpcUrl.startsWith('http://') }), config.onRpcCall);
-  const queues = new SourceQueues();
+  const server = guardedRpc(new rpc.Server(config.rpcUrl, { allowHttp: config.rpcUrl.startsWith('http://') }), {
+    timeoutMs: config.rpcTimeoutMs,
+    observe: config.onRpcCall,
+    rpcUrl: config.rpcUrl,
+  });
+  const queues = new SourceQueues(config.queue, (reason) => new PullRejection('chain_busy', `Too many pulls in flight for this merchant: ${reason}`));
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
   const sent = new Map<string, { source: string; sequence: bigint; latestLedger: number }>();
@@ -45,8 +69,8 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
 
   async function vaultFacts(contractId: string, user: string, merchant: string): Promise<VaultFacts | undefined> {
     try {
-      const [vault, latest] = await Promise.all([readVault(server, contractId, user, merchant), server.getLatestLedger()]);
-      return { vault, ledgerTime: BigInt(latest.closeTime) };
+      const [vault, ledgerTime] = await Promise.all([readVault(server, contractId, user, merchant), latestCloseTime(server)]);
+      return { vault, ledgerTime };
     } catch {
       return undefined; // could not establish anything: the chain's text stands alone
     }
@@ -55,11 +79,12 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   async function currentSequence(source: string): Promise<bigint> {
     const cached = sequences.get(source);
     if (cached !== undefined) return cached;
-    const account = await server.getAccount(source);
-    return BigInt(account.sequenceNumber());
+    const seq = await accountSequence(server, source);
+    if (seq === undefined) throw new PullRejection('simulation_failed', `The merchant's account ${source} does not exist on the network`);
+    return seq;
   }
 
-  async function preparePull(input: { key: MerchantKey; user: string; contractId: string }): Promise<SignedPull> {
+  async function preparePull(input: PreparePullInput): Promise<SignedPull> {
     const key = asSigningKey(input.key);
     const merchant = key.publicKey;
     let tx: Transaction;
@@ -69,20 +94,29 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       tx = buildPullTransaction({ ...input, merchant, sequence, networkPassphrase: config.networkPassphrase });
       simulation = await server.simulateTransaction(tx);
     } catch (err) {
-      throw new PullRejection('simulation_failed', rpcErrorText(err));
+      throw unavailable(err);
     }
     if (rpc.Api.isSimulationError(simulation)) {
       const facts = await vaultFacts(input.contractId, input.user, merchant);
-      throw classifySimulationFailure(simulation, facts);
+      throw classifySimulationFailure(simulation, facts, input.acceptVault);
     }
+    // A successful simulation lists the vault entry it would update: its terms, no extra read.
+    const vaultKey = vaultLedgerKey(input.contractId, input.user, merchant);
+    const vault = vaultFromStateChanges(simulation.stateChanges, vaultKey) ?? (await readVault(server, input.contractId, input.user, merchant).catch((err: unknown) => {
+      throw unavailable(err);
+    }));
+    if (!vault) throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
+    input.acceptVault(vault);
     const prepared = rpc.assembleTransaction(tx, simulation).build();
     key.sign(prepared);
+    const hash = Buffer.from(prepared.hash()).toString('hex');
     return {
-      hash: prepared.hash().toString('hex'),
+      hash,
       envelopeXdr: prepared.toXDR(),
       maxTime: Number(prepared.timeBounds?.maxTime ?? 0),
       source: merchant,
       sequence: prepared.sequence,
+      minLedger: simulation.latestLedger,
     };
   }
 
@@ -93,8 +127,11 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       try {
         res = await server.sendTransaction(tx);
       } catch (err) {
-        // The request may have reached the network: the outcome is unknown, not a rejection.
-        throw new PullRejection('submission_failed', rpcErrorText(err), { definitelyNotSent: false });
+        // An answer (a JSON-RPC error) means the RPC refused it. Anything else — a timeout, a
+        // dropped connection, a proxy's 502 — may have reached the network: the outcome is unknown.
+        const answered = err instanceof RpcCallError && err.answered;
+        const text = err instanceof Error ? err.message : String(err);
+        throw new PullRejection('submission_failed', `sendTransaction failed: ${text}`, { definitelyNotSent: answered });
       }
       clock.observe(res.latestLedger, Number(res.latestLedgerCloseTime));
       if (res.status === 'PENDING' || res.status === 'DUPLICATE') {
@@ -112,29 +149,31 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
         }
         throw new PullRejection('submission_failed', 'sendTransaction answered TRY_AGAIN_LATER until the time bound');
       }
-      const code = res.errorResult?.result().switch().name ?? 'unknown';
+      const code = res.errorResult?.result.type ?? 'unknown';
       sequences.forget(pull.source);
-      throw new PullRejection('submission_failed', `sendTransaction answered ERROR: ${code}`, {
-        staleSequence: code === 'txBadSeq',
-      });
+      throw new PullRejection('submission_failed', `sendTransaction answered ERROR: ${code}`, { staleSequence: code === 'txBadSeq' });
     }
   }
 
-  async function observe(hash: string): Promise<TxObservation> {
-    const res = await server.getTransaction(hash);
-    const latestLedgerCloseTime = Number(res.latestLedgerCloseTime);
-    clock.observe(res.latestLedger, latestLedgerCloseTime);
-    const base = { latestLedger: res.latestLedger, latestLedgerCloseTime };
-    if (res.status === rpc.Api.GetTransactionStatus.NOT_FOUND) return { status: 'NOT_FOUND', ...base };
+  async function observe(hash: string, parties?: Parties): Promise<TxObservation> {
+    let raw: rpc.Api.RawGetTransactionResponse;
+    try {
+      raw = await server._getTransaction(hash);
+    } catch (err) {
+      throw unavailable(err);
+    }
+    const res = toObservation(raw, parties, config.networkPassphrase);
+    clock.observe(res.latestLedger, res.latestLedgerCloseTime);
+    if (res.status === 'NOT_FOUND') return res;
     const mine = sent.get(hash);
     if (mine) {
       sequences.included(mine.source, mine.sequence);
       sent.delete(hash);
     }
-    return { status: res.status === rpc.Api.GetTransactionStatus.SUCCESS ? 'SUCCESS' : 'FAILED', ledger: res.ledger, ...base };
+    return res;
   }
 
-  async function poll(hash: string, deadline: number): Promise<TxObservation> {
+  async function poll(hash: string, deadline: number, parties?: Parties): Promise<TxObservation> {
     // A transaction we just sent cannot be in a ledger before the next close: start there.
     let seq = sent.get(hash)?.latestLedger;
     let last: TxObservation | undefined;
@@ -153,7 +192,19 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
         if (last && delay <= 0) break;
         await sleep(delay);
       }
-      last = await observe(hash);
+      try {
+        last = await observe(hash, parties);
+      } catch (err) {
+        // The RPC did not answer this time: keep trying until the deadline, then report NOT_FOUND
+        // as last seen (or, with nothing seen at all, the error: the caller answers 202).
+        if (Date.now() >= deadline) {
+          if (last) break;
+          throw unavailable(err);
+        }
+        seq = undefined;
+        await sleep(Math.min(config.pollIntervalMs, deadline - Date.now()));
+        continue;
+      }
       if (last.status !== 'NOT_FOUND') return last;
       if (Date.now() >= deadline) break;
       seq = last.latestLedger;
@@ -168,19 +219,35 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     return last;
   }
 
-  async function waitForOutcome(hash: string, deadline: number): Promise<TxObservation> {
+  async function waitForOutcome(hash: string, deadline: number, parties?: Parties): Promise<TxObservation> {
     // Callers waiting for the same transaction share one poll instead of multiplying RPC calls.
     const running = polls.get(hash);
     if (running) {
       const outcome = await Promise.race([running, sleep(deadline - Date.now()).then(() => undefined)]);
-      if (!outcome) return observe(hash);
+      if (!outcome) return observe(hash, parties);
       if (outcome.status !== 'NOT_FOUND' || Date.now() >= deadline) return outcome;
     }
-    const mine = poll(hash, deadline).finally(() => {
+    const mine = poll(hash, deadline, parties).finally(() => {
       if (polls.get(hash) === mine) polls.delete(hash);
     });
     polls.set(hash, mine);
     return mine;
+  }
+
+  async function establishForgotten(input: { envelopeXdr: string; user: string; merchant: string; contractId: string }): Promise<ForgottenOutcome> {
+    let tx = TransactionBuilder.fromXDR(input.envelopeXdr, config.networkPassphrase);
+    if ('innerTransaction' in tx) tx = tx.innerTransaction;
+    const inner = tx as Transaction;
+    const accountSeq = await accountSequence(server, inner.source);
+    if (accountSeq === undefined) return 'unknown';
+    // The source account never reached this sequence: the transaction was never included, and
+    // past its time bound it never will be.
+    if (accountSeq < BigInt(inner.sequence)) return 'not_landed';
+    // The sequence was used, by this transaction or another: the vault says whether it pulled.
+    const vault = await readVault(server, input.contractId, input.user, input.merchant);
+    if (!vault) return 'unknown';
+    const builtAt = Number(inner.timeBounds?.maxTime ?? 0) - PULL_TIME_BOUND_SECONDS;
+    return vault.lastPullTimestamp >= BigInt(builtAt - FORGOTTEN_CLOCK_MARGIN_SECONDS) ? 'landed' : 'not_landed';
   }
 
   return {
@@ -190,5 +257,6 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     send,
     observe,
     waitForOutcome,
+    establishForgotten,
   };
 }

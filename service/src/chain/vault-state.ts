@@ -3,13 +3,7 @@
 // amount_per_interval, interval_seconds, last_pull_timestamp }`. soroban-sdk encodes a
 // #[contracttype] struct as an ScMap with Symbol keys in sorted order, so that is the key we build.
 import { Address, scValToNative, xdr, type rpc } from '@stellar/stellar-sdk';
-
-export interface VaultData {
-  token: string;
-  amountPerInterval: bigint;
-  intervalSeconds: bigint;
-  lastPullTimestamp: bigint;
-}
+import type { VaultTerms } from '../billing/pulls/vault-gateway.ts';
 
 export function vaultLedgerKey(contractId: string, user: string, merchant: string): xdr.LedgerKey {
   const key = xdr.ScVal.scvMap([
@@ -20,28 +14,43 @@ export function vaultLedgerKey(contractId: string, user: string, merchant: strin
     new xdr.LedgerKeyContractData({
       contract: new Address(contractId).toScAddress(),
       key,
-      durability: xdr.ContractDataDurability.persistent(),
+      durability: xdr.ContractDataDurability.persistent,
     }),
   );
 }
 
-/** undefined when the vault entry does not exist (or is archived: it cannot be used either way). */
-export async function readVault(
-  server: rpc.Server,
-  contractId: string,
-  user: string,
-  merchant: string,
-): Promise<VaultData | undefined> {
-  const res = await server.getLedgerEntries(vaultLedgerKey(contractId, user, merchant));
-  const entry = res.entries[0];
-  if (!entry || (entry.liveUntilLedgerSeq !== undefined && entry.liveUntilLedgerSeq < res.latestLedger)) {
-    return undefined;
-  }
-  const data = scValToNative(entry.val.contractData().val()) as Record<string, unknown>;
+export function decodeVault(val: xdr.ScVal): VaultTerms {
+  const data = scValToNative(val) as Record<string, unknown>;
   return {
     token: String(data.token),
     amountPerInterval: BigInt(data.amount_per_interval as bigint),
     intervalSeconds: BigInt(data.interval_seconds as bigint),
     lastPullTimestamp: BigInt(data.last_pull_timestamp as bigint),
   };
+}
+
+function contractDataValue(entry: xdr.LedgerEntryData): xdr.ScVal | undefined {
+  return entry.type === 'contractData' ? entry.contractData.val : undefined;
+}
+
+/**
+ * The vault as it was before a simulated pull: a successful simulation lists every entry it
+ * would change in `stateChanges` (before and after), so no extra round trip is needed.
+ * undefined when the simulation does not show the vault entry.
+ */
+export function vaultFromStateChanges(changes: rpc.Api.LedgerEntryChange[] | undefined, key: xdr.LedgerKey): VaultTerms | undefined {
+  const change = changes?.find((c) => c.key.equals(key));
+  const val = change?.before ? contractDataValue(change.before.data) : undefined;
+  return val ? decodeVault(val) : undefined;
+}
+
+/** undefined when the vault entry does not exist (or is archived: it cannot be used either way). */
+export async function readVault(server: rpc.Server, contractId: string, user: string, merchant: string): Promise<VaultTerms | undefined> {
+  const res = await server.getLedgerEntries(vaultLedgerKey(contractId, user, merchant));
+  const entry = res.entries[0];
+  if (!entry || (entry.liveUntilLedgerSeq !== undefined && entry.liveUntilLedgerSeq < res.latestLedger)) {
+    return undefined;
+  }
+  const val = contractDataValue(entry.val);
+  return val ? decodeVault(val) : undefined;
 }

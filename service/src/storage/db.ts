@@ -29,7 +29,7 @@ export interface Db extends Queryable {
 
 export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | undefined } // undefined = in memory
-  | { kind: 'postgres'; url: string; poolSize: number };
+  | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; statementTimeoutMs: number };
 
 // NUMERIC and BIGINT come back as strings from node-postgres; PGlite parses them differently
 // by default. Both are pinned to strings so that amounts stay exact and both drivers agree.
@@ -37,7 +37,7 @@ const NUMERIC_OID = 1700;
 const INT8_OID = 20;
 
 export async function openDb(target: DatabaseTarget): Promise<Db> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, target.poolSize);
+  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
@@ -69,10 +69,22 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Db> {
+/** Slack between the server's statement_timeout and the client's own wait for an answer. */
+const QUERY_TIMEOUT_SLACK_MS = 2_000;
+
+async function openPostgres(target: Extract<DatabaseTarget, { kind: 'postgres' }>): Promise<Db> {
   pg.types.setTypeParser(NUMERIC_OID, (v) => v);
   pg.types.setTypeParser(INT8_OID, (v) => v);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize,
+    // Connecting (TCP, TLS, authentication) may take this long; a black-holed host is an error,
+    // not a hang. The server cancels a statement after statement_timeout; should the server itself
+    // stop answering, the client gives up a little later (query_timeout).
+    connectionTimeoutMillis: target.connectTimeoutMs,
+    statement_timeout: target.statementTimeoutMs,
+    query_timeout: target.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS,
+  });
   // An idle client that loses its connection emits 'error'; without a listener it would crash the process.
   pool.on('error', () => {});
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({

@@ -2,7 +2,7 @@
 // scripts — confirm, fail on-chain, drop, refuse at simulation or submission, or lose the answer
 // after sending (a crash or a network error) while the transaction may still land. Used only by
 // the property test of the billing rules; every chain test runs against the local network.
-import { PullRejection, type MerchantKey, type SignedPull, type TxObservation, type VaultGateway } from '../../src/billing/pulls/vault-gateway.ts';
+import { PullRejection, type ForgottenOutcome, type MerchantKey, type SignedPull, type TxObservation, type VaultGateway } from '../../src/billing/pulls/vault-gateway.ts';
 import type { Clock } from '../../src/billing/ports.ts';
 
 export type Behaviour = 'confirm' | 'fail' | 'drop' | 'simulation-error' | 'rejected' | 'lost-but-lands' | 'lost-never-lands';
@@ -52,7 +52,7 @@ export class ScriptedChain implements VaultGateway {
     }
     this.#counter++;
     const hash = crypto.randomUUID().replaceAll('-', '').padEnd(64, '0');
-    return { hash, envelopeXdr: 'AAAA', maxTime: this.#nowSeconds() + 30, source: this.#merchant.publicKey, sequence: String(this.#counter) };
+    return { hash, envelopeXdr: 'AAAA', maxTime: this.#nowSeconds() + 30, source: this.#merchant.publicKey, sequence: String(this.#counter), minLedger: 1 };
   }
 
   async send(pull: SignedPull): Promise<void> {
@@ -72,12 +72,17 @@ export class ScriptedChain implements VaultGateway {
 
   async observe(hash: string): Promise<TxObservation> {
     const tx = this.txs.get(hash);
-    const base = { latestLedger: 1, latestLedgerCloseTime: this.#nowSeconds() };
+    const base = { latestLedger: 1, latestLedgerCloseTime: this.#nowSeconds(), oldestLedger: 1 };
     if (!tx || tx.status === 'NOT_FOUND') return { status: 'NOT_FOUND', ...base };
     return { status: tx.status, ledger: 1, ...base };
   }
 
   waitForOutcome(hash: string): Promise<TxObservation> {
     return this.observe(hash);
+  }
+
+  /** Never asked here: the scripted RPC remembers every ledger (oldestLedger 1). */
+  async establishForgotten(): Promise<ForgottenOutcome> {
+    return 'unknown';
   }
 }

@@ -12,9 +12,13 @@ describe('loadConfig', () => {
       sorobanRpcUrl: 'https://soroban-testnet.stellar.org',
       networkPassphrase: 'Test SDF Network ; September 2015',
       contractId: undefined,
+      defaultTokenContractId: undefined,
+      rpcTimeoutMs: 10_000,
+      merchantQueue: { maxQueued: 100, maxWaitMs: 60_000 },
       txPollTimeoutMs: 30_000,
       txPollIntervalMs: 1_000,
       reconcileIntervalMs: 15_000,
+      reconcileRoundLimitMs: 60_000,
       shutdownTimeoutMs: 45_000,
       logLevel: 'info',
       bodyLimitBytes: 65_536,
@@ -27,6 +31,12 @@ describe('loadConfig', () => {
       kind: 'postgres',
       url: 'postgres://u:p@db:5432/billing',
       poolSize: 20,
+      connectTimeoutMs: 5_000,
+      statementTimeoutMs: 30_000,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/b', DB_CONNECT_TIMEOUT_MS: '700', DB_STATEMENT_TIMEOUT_MS: '900' }).database).toMatchObject({
+      connectTimeoutMs: 700,
+      statementTimeoutMs: 900,
     });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/billing' }).database.kind).toBe('postgres');
   });
@@ -85,7 +95,7 @@ describe('loadConfig', () => {
   });
 
   it('describeDatabase never prints a password', () => {
-    expect(describeDatabase({ kind: 'postgres', url: 'postgres://u:secret@db:5432/billing', poolSize: 10 })).toBe(
+    expect(describeDatabase({ kind: 'postgres', url: 'postgres://u:secret@db:5432/billing', poolSize: 10, connectTimeoutMs: 1, statementTimeoutMs: 1 })).toBe(
       'PostgreSQL at db:5432/billing',
     );
     expect(describeDatabase({ kind: 'pglite', dataDir: undefined })).toBe('in-memory PGlite');

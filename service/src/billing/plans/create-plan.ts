@@ -6,11 +6,13 @@ import { notFound } from '../errors.ts';
 import type { Plan } from '../model.ts';
 import type { NewPlan, PlansRepo } from '../ports.ts';
 
-export type CreatePlanInput = NewPlan;
+export type CreatePlanInput = Omit<NewPlan, 'token_contract_id'> & { token_contract_id?: string };
 
-export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'> }) {
+export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'>; defaultTokenContractId: string | undefined }) {
   return async function createPlan({ input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
-    const plan = await deps.plans.insert(input);
+    // The default in force at creation is stored on the plan, so changing it later moves no plan.
+    const token = input.token_contract_id ?? deps.defaultTokenContractId ?? null;
+    const plan = await deps.plans.insert({ ...input, token_contract_id: token });
     if (!plan) throw notFound('Merchant');
     return plan;
   };

@@ -9,6 +9,8 @@ export interface PullContext {
   planId: string;
   tokenAmount: string;
   intervalSeconds: number;
+  /** The plan's token (C…), or null when it names none. */
+  tokenContractId: string | null;
   merchantId: string;
   merchantWallet: string;
   merchantDeleted: boolean;
@@ -27,6 +29,15 @@ export interface PullAttempt {
   status: PullStatus;
   ledger: number | null;
   error: string | null;
+  /** What the token's transfer event says moved (confirmed pulls). */
+  transferred_amount: string | null;
+  token_contract_id: string | null;
+  fee_charged: string | null;
+  inner_tx_hash: string | null;
+  /** Set when a confirmation differs from the plan. */
+  discrepancy: string | null;
+  envelope_xdr: string;
+  min_ledger: number | null;
   created_at: Date;
   updated_at: Date;
   resolved_at: Date | null;
@@ -34,11 +45,23 @@ export interface PullAttempt {
 
 export type NewAttempt = Pick<
   PullAttempt,
-  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time'
+  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time' | 'envelope_xdr' | 'min_ledger'
 > & {
-  envelope_xdr: string;
   now: Date;
 };
+
+/** How an attempt ended; the confirmation fields only for `confirmed`. */
+export interface AttemptResolution {
+  status: Exclude<PullStatus, 'pending'>;
+  ledger?: number;
+  error?: string;
+  transferred_amount?: string;
+  token_contract_id?: string;
+  fee_charged?: string;
+  inner_tx_hash?: string;
+  discrepancy?: string;
+  at: Date;
+}
 
 export interface PullsRepo {
   /** Subscription + plan terms + plan owner (deleted or not) in one read. */
@@ -47,7 +70,7 @@ export interface PullsRepo {
   /** undefined when another attempt for this subscription is already pending (unique index). */
   insertPending(attempt: NewAttempt): Promise<PullAttempt | undefined>;
   /** Moves a pending attempt to its final status; false when it was no longer pending. */
-  resolve(id: string, outcome: { status: Exclude<PullStatus, 'pending'>; ledger?: number; error?: string; at: Date }): Promise<boolean>;
+  resolve(id: string, outcome: AttemptResolution): Promise<boolean>;
   /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
   scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void>;
   markPastDue(subscriptionId: string, at: Date): Promise<void>;

@@ -1,32 +1,40 @@
 // Resolves attempts left pending by a 202, a crash or a deploy: on start-up and on a timer.
 // Several replicas may run it at once; settleAttempt's conditional updates apply each outcome
 // once, and the only cost of overlap is a duplicate getTransaction.
+// A round has a time limit: it stops taking new attempts once the limit has passed (each RPC
+// call has its own), so a slow or unreachable network cannot hold the next round back.
 import type { Clock, UnitOfWork } from '../ports.ts';
 import type { PullsRepo } from './pulls-port.ts';
-import { settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
+import { partiesOf, settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
 import type { VaultGateway } from './vault-gateway.ts';
 
 export interface ReconcileDeps {
   uow: UnitOfWork;
   pulls: PullsRepo;
-  gateway: Pick<VaultGateway, 'observe'>;
+  gateway: Pick<VaultGateway, 'observe' | 'establishForgotten'>;
   clock: Clock;
+  contractId: string | undefined;
+  roundLimitMs: number;
 }
 
 const BATCH = 100;
 
+export type ReconcileCounts = Record<AttemptOutcome['kind'] | 'unreachable', number>;
+
 export function makeReconcilePending(deps: ReconcileDeps) {
-  return async function reconcilePending(): Promise<Record<AttemptOutcome['kind'], number>> {
-    const counts = { confirmed: 0, failed: 0, pending: 0, expired: 0 };
+  return async function reconcilePending(): Promise<ReconcileCounts> {
+    const counts = { confirmed: 0, failed: 0, pending: 0, expired: 0, unreachable: 0 };
+    const deadline = Date.now() + deps.roundLimitMs;
     const pending = await deps.pulls.listPending(BATCH);
     for (const attempt of pending) {
+      if (Date.now() >= deadline) break; // the rest waits for the next round
       const ctx = await deps.pulls.loadContext(attempt.subscription_id);
       if (!ctx) continue;
       try {
-        const outcome = await settleAttempt(deps, attempt, ctx.intervalSeconds, await deps.gateway.observe(attempt.tx_hash));
-        counts[outcome.kind]++;
+        const obs = await deps.gateway.observe(attempt.tx_hash, partiesOf(ctx));
+        counts[(await settleAttempt(deps, attempt, ctx, obs)).kind]++;
       } catch {
-        counts.pending++; // network unreachable: try again on the next round
+        counts.unreachable++; // network unreachable: try again on the next round
       }
     }
     return counts;

@@ -6,8 +6,9 @@ import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
 import type { Clock, UnitOfWork } from '../ports.ts';
 import type { PullContext, PullsRepo } from './pulls-port.ts';
-import { settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
-import { PullRejection, type MerchantKey, type VaultGateway } from './vault-gateway.ts';
+import { partiesOf, settleAttempt, type AttemptOutcome, type SettledAttempt } from './settle-attempt.ts';
+import { PullRejection, type MerchantKey, type VaultGateway, type VaultTerms } from './vault-gateway.ts';
+import { assertVaultMatchesPlan } from './vault-terms.ts';
 
 export type TriggerPullResult = { kind: 'confirmed' | 'pending' | 'failed'; txHash: string };
 export type TriggerPullInput = { subscription_id: string; merchant_secret: string };
@@ -31,9 +32,16 @@ export function rejectionToError(err: PullRejection): BillingError {
 export function makeTriggerPull(deps: TriggerPullDeps) {
   const { pulls, gateway, clock } = deps;
 
-  async function waitAndSettle(ctx: PullContext, attempt: Parameters<typeof settleAttempt>[1]): Promise<AttemptOutcome> {
-    const obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs);
-    return settleAttempt(deps, attempt, ctx.intervalSeconds, obs);
+  async function waitAndSettle(ctx: PullContext, attempt: SettledAttempt): Promise<AttemptOutcome> {
+    let obs;
+    try {
+      obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs, partiesOf(ctx));
+    } catch (err) {
+      // The RPC did not answer while we waited: the attempt stays pending (202) for the reconciler.
+      if (err instanceof PullRejection && err.code === 'chain_unavailable') return { kind: 'pending', txHash: attempt.tx_hash };
+      throw err;
+    }
+    return settleAttempt(deps, attempt, ctx, obs);
   }
 
   /** Outcome of the attempt in flight, or undefined when there is none (or it just expired). */
@@ -41,14 +49,18 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     const pending = await pulls.findPending(ctx.subscriptionId);
     if (!pending) return undefined;
     // Learn first whether it is already dead, so an expired attempt costs no poll timeout.
-    const first = await settleAttempt(deps, pending, ctx.intervalSeconds, await gateway.observe(pending.tx_hash));
+    const look = await gateway.observe(pending.tx_hash, partiesOf(ctx)).catch((err: unknown) => {
+      throw err instanceof PullRejection ? rejectionToError(err) : err;
+    });
+    const first = await settleAttempt(deps, pending, ctx, look);
     const outcome = first.kind === 'pending' ? await waitAndSettle(ctx, pending) : first;
     return outcome.kind === 'expired' ? undefined : outcome;
   }
 
   async function attempt(ctx: PullContext, key: MerchantKey, contractId: string): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
-      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId }).catch((err: unknown) => {
+      const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
+      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault }).catch((err: unknown) => {
         throw err instanceof PullRejection ? rejectionToError(err) : err;
       });
       const now = clock.now();
@@ -60,6 +72,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         envelope_xdr: signed.envelopeXdr,
         source_account: signed.source,
         max_time: new Date(signed.maxTime * 1000),
+        min_ledger: signed.minLedger,
         now,
       });
       if (!recorded) {
@@ -74,11 +87,11 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         await gateway.send(signed);
       } catch (err) {
         if (!(err instanceof PullRejection)) throw err;
-        if (err.definitelyNotSent) {
-          await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, at: clock.now() });
-          if (err.staleSequence && build < MAX_BUILDS) continue;
-        }
-        // Otherwise the outcome is unknown: the attempt stays pending for the reconciler.
+        // The answer was lost: the network may hold the transaction. The outcome is unknown, so
+        // the attempt stays pending for the reconciler and the merchant gets its hash (202).
+        if (!err.definitelyNotSent) return { kind: 'pending', txHash: recorded.tx_hash };
+        await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, at: clock.now() });
+        if (err.staleSequence && build < MAX_BUILDS) continue;
         throw rejectionToError(err);
       }
       const outcome = await waitAndSettle(ctx, recorded);
@@ -113,6 +126,9 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         });
       }
       return attempt(fresh, key, contractId);
+    }).catch((err: unknown) => {
+      // A full or slow merchant queue refuses before anything is built.
+      throw err instanceof PullRejection ? rejectionToError(err) : err;
     });
   };
 }

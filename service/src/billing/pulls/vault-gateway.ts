@@ -6,6 +6,16 @@ export interface MerchantKey {
   readonly publicKey: string;
 }
 
+/** The vault's terms as the subscriber set them on-chain with create_vault. */
+export interface VaultTerms {
+  /** The token contract (C…) the vault pulls. */
+  token: string;
+  amountPerInterval: bigint;
+  intervalSeconds: bigint;
+  /** Ledger time (unix s) of the last pull; 0 before the first. */
+  lastPullTimestamp: bigint;
+}
+
 /** A pull transaction built, simulated and signed, not yet sent. */
 export interface SignedPull {
   hash: string;
@@ -15,9 +25,19 @@ export interface SignedPull {
   /** Source account and sequence number the transaction consumes when included. */
   source: string;
   sequence: string;
+  /** The latest ledger when it was simulated: no ledger up to this one can include it. */
+  minLedger: number;
 }
 
 export type ChainTxStatus = 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
+
+/** What moved, read from the token's `transfer` event in the transaction's meta. */
+export interface Transfer {
+  /** Raw token units, decimal text. */
+  amount: string;
+  /** The token contract (C…) that emitted the event. */
+  token: string;
+}
 
 export interface TxObservation {
   status: ChainTxStatus;
@@ -26,16 +46,34 @@ export interface TxObservation {
   latestLedger: number;
   /** Close time of the latest ledger, unix seconds. */
   latestLedgerCloseTime: number;
+  /** The oldest ledger the RPC still remembers: NOT_FOUND says nothing about older ones. */
+  oldestLedger: number;
+  /** SUCCESS only: the subscriber → merchant transfer, when the meta shows one. */
+  transfer?: Transfer;
+  /** SUCCESS / FAILED: fee charged to the fee source, stroops (decimal text). */
+  feeCharged?: string;
+  /** For a fee-bump envelope: the inner transaction's hash. */
+  innerTxHash?: string;
 }
+
+/**
+ * What the network shows about an attempt whose transaction the RPC no longer remembers:
+ * `landed` when the vault was pulled at or after the attempt, `not_landed` when it provably was
+ * not, `unknown` otherwise (never a reason to charge again).
+ */
+export type ForgottenOutcome = 'landed' | 'not_landed' | 'unknown';
 
 /** Why a pull could not be submitted; `code` is the merchant-facing cause. */
 export type PullRejectionCode =
   | 'too_early'
   | 'vault_missing'
+  | 'vault_terms_mismatch'
   | 'insufficient_allowance'
   | 'insufficient_balance'
   | 'simulation_failed'
-  | 'submission_failed';
+  | 'submission_failed'
+  | 'chain_unavailable'
+  | 'chain_busy';
 
 export class PullRejection extends Error {
   readonly code: PullRejectionCode;
@@ -56,20 +94,40 @@ export class PullRejection extends Error {
   }
 }
 
+/** The subscriber and the merchant of a pull: whose transfer to look for in its meta. */
+export interface Parties {
+  user: string;
+  merchant: string;
+}
+
+export interface PreparePullInput {
+  key: MerchantKey;
+  user: string;
+  contractId: string;
+  /**
+   * Called with the vault's terms as soon as they are known (from a successful simulation, or
+   * read after a failed one) and before anything is signed; throws a PullRejection to refuse.
+   */
+  acceptVault(vault: VaultTerms): void;
+}
+
 export interface VaultGateway {
   /** null when the text is not a valid secret key. */
   parseSecret(secret: string): MerchantKey | null;
   /**
    * Runs fn while holding this process's queue for one source account: the network accepts
    * one queued transaction per source account, and pulls of one merchant share its sequence.
+   * Throws PullRejection('chain_busy') when the queue is full or the wait too long.
    */
   serialize<T>(sourceAccount: string, fn: () => Promise<T>): Promise<T>;
   /** Builds, simulates (throws PullRejection with the established cause) and signs pull_funds. */
-  preparePull(input: { key: MerchantKey; user: string; contractId: string }): Promise<SignedPull>;
+  preparePull(input: PreparePullInput): Promise<SignedPull>;
   /** Submits; resolves once the network has accepted the envelope (PENDING or DUPLICATE). */
   send(pull: SignedPull): Promise<void>;
-  /** One look at the network. */
-  observe(hash: string): Promise<TxObservation>;
+  /** One look at the network; with `parties`, a SUCCESS carries their transfer. */
+  observe(hash: string, parties?: Parties): Promise<TxObservation>;
   /** Polls until SUCCESS / FAILED, or until `deadline` (epoch ms) with the last NOT_FOUND. */
-  waitForOutcome(hash: string, deadline: number): Promise<TxObservation>;
+  waitForOutcome(hash: string, deadline: number, parties?: Parties): Promise<TxObservation>;
+  /** For an attempt older than the RPC's memory: establishes from the ledger whether it landed. */
+  establishForgotten(input: { envelopeXdr: string; user: string; merchant: string; contractId: string }): Promise<ForgottenOutcome>;
 }

@@ -49,6 +49,11 @@ export const tokenAmount = z.unknown().transform((raw, ctx) => {
   examples: ['100000000', 7.25],
 });
 
+/** A contract address (C…), checksum included. */
+export const stellarContract = z
+  .string()
+  .refine((s) => StrKey.isValidContract(s), 'must be a valid Stellar contract address (C…)');
+
 /** interval_seconds: a whole number of seconds > 0, at most Number.MAX_SAFE_INTEGER. */
 export const intervalSeconds = z.preprocess(
   asNumber,

@@ -2,13 +2,15 @@
 // the spec's order, and it decides which field a 400 names when several are wrong.
 import { z } from 'zod';
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
-import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, tokenAmount, toIso, uuidField } from './common.ts';
+import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, stellarContract, tokenAmount, toIso, uuidField } from './common.ts';
 
 export const CreatePlanBody = jsonBody({
   merchant_id: uuidField('merchant_id'),
   name: nonBlank('name'),
   token_amount: tokenAmount,
   interval_seconds: intervalSeconds,
+  // product.md: optional; DEFAULT_TOKEN_CONTRACT_ID applies when omitted.
+  token_contract_id: stellarContract.optional(),
 });
 export type CreatePlanBody = z.infer<typeof CreatePlanBody>;
 
@@ -18,6 +20,8 @@ export const PlanJson = z.strictObject({
   name: z.string(),
   token_amount: z.number(),
   interval_seconds: z.number().int(),
+  /** The token the price is in (C…); null when the plan names none. */
+  token_contract_id: z.string().nullable(),
   created_at: isoTimestamp,
 });
 export type PlanJson = z.infer<typeof PlanJson>;
@@ -29,6 +33,7 @@ export const planJson = (p: Plan): PlanJson => ({
   // The JSON number the spec asks for; exact up to float precision, the stored value stays exact.
   token_amount: Number(p.token_amount),
   interval_seconds: p.interval_seconds,
+  token_contract_id: p.token_contract_id,
   created_at: toIso(p.created_at),
 });
 

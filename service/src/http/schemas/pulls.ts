@@ -33,6 +33,15 @@ export const PullJson = z.strictObject({
   status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected']),
   ledger: z.number().int().nullable(),
   error: z.string().nullable(),
+  /** What the token's transfer event says moved (raw units); null until confirmed. */
+  transferred_amount: z.number().nullable(),
+  token_contract_id: z.string().nullable(),
+  /** Fee charged to the fee source, stroops. */
+  fee_charged: z.number().int().nullable(),
+  /** For a fee-bump envelope, the inner transaction's hash (tx_hash is the one RPC calls use). */
+  inner_tx_hash: z.string().nullable(),
+  /** Set when a confirmation differs from the plan (amount, token, or no transfer seen). */
+  discrepancy: z.string().nullable(),
   created_at: isoTimestamp,
   resolved_at: isoTimestamp.nullable(),
 });
@@ -46,6 +55,11 @@ export const pullJson = (p: PullAttempt): z.infer<typeof PullJson> => ({
   status: p.status,
   ledger: p.ledger,
   error: p.error,
+  transferred_amount: p.transferred_amount === null ? null : Number(p.transferred_amount),
+  token_contract_id: p.token_contract_id,
+  fee_charged: p.fee_charged === null ? null : Number(p.fee_charged),
+  inner_tx_hash: p.inner_tx_hash,
+  discrepancy: p.discrepancy,
   created_at: toIso(p.created_at),
   resolved_at: p.resolved_at ? toIso(p.resolved_at) : null,
 });

@@ -9,7 +9,7 @@ import { keysetPage } from './keyset.ts';
 type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
 type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
 
-const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, created_at';
+const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, token_contract_id, created_at';
 
 const toPlan = (r: PlanRow): Plan => ({
   id: r.id,
@@ -17,12 +17,13 @@ const toPlan = (r: PlanRow): Plan => ({
   name: r.name,
   token_amount: r.token_amount,
   interval_seconds: Number(r.interval_seconds),
+  token_contract_id: r.token_contract_id,
   created_at: r.created_at,
 });
 
 // The hot read behind GET /plans/{id}: one round trip for the plan and its live owner.
 const FIND_OFFERED = `
-  SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.created_at,
+  SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.token_contract_id, p.created_at,
          m.name AS merchant_name, m.wallet_address AS merchant_wallet_address
     FROM plans p
     JOIN merchants m ON m.id = p.merchant_id
@@ -35,11 +36,11 @@ export function createPlansRepo(db: Queryable): PlansRepo {
       // only if the merchant is not deleted in this statement's snapshot. An absent merchant
       // passes the NOT EXISTS and meets the foreign key.
       const res = await db.query<PlanRow>(
-        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds)
-         SELECT $1, $2, $3, $4
+        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds, token_contract_id)
+         SELECT $1, $2, $3, $4, $5
           WHERE NOT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NOT NULL)
          RETURNING ${COLUMNS}`,
-        [input.merchant_id, input.name, input.token_amount, input.interval_seconds],
+        [input.merchant_id, input.name, input.token_amount, input.interval_seconds, input.token_contract_id],
         'plans_insert',
       );
       return res.rows[0] ? toPlan(res.rows[0]) : null;

@@ -1,12 +1,13 @@
 // Pull attempts and the subscription changes they cause. Outcome updates are conditional on the
 // attempt still being pending, so however many requests or reconcilers observe the same
 // transaction, exactly one of them flips the row and applies its effect in the same transaction.
-import type { NewAttempt, PullAttempt, PullContext, PullsRepo } from '../../billing/pulls/pulls-port.ts';
+import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullsRepo } from '../../billing/pulls/pulls-port.ts';
 import { sqlState } from '../database-errors.ts';
 import type { Queryable } from '../db.ts';
 
 const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, source_account, max_time,
-  status, ledger, error, created_at, updated_at, resolved_at`;
+  status, ledger, error, transferred_amount, token_contract_id, fee_charged, inner_tx_hash, discrepancy,
+  envelope_xdr, min_ledger, created_at, updated_at, resolved_at`;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -25,7 +26,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       const { rows } = await db.query<PullContext>(
         `SELECT s.id AS "subscriptionId", s.customer_wallet_address AS "customerWallet",
                 s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate",
-                p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds::int AS "intervalSeconds",
+                p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds::int AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
                 m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted"
            FROM subscriptions s JOIN plans p ON p.id = s.plan_id JOIN merchants m ON m.id = p.merchant_id
           WHERE s.id = $1`,
@@ -42,9 +43,9 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       try {
         const { rows } = await db.query<PullAttempt>(
           `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
-                              status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $8) RETURNING ${ATTEMPT_COLUMNS}`,
-          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.now],
+                              min_ledger, status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9) RETURNING ${ATTEMPT_COLUMNS}`,
+          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.now],
           'pull_insert_pending',
         );
         return rows[0];
@@ -57,11 +58,13 @@ export function createPullsRepo(db: Queryable): PullsRepo {
     },
 
     /** Moves a pending attempt to its final status; false when it was no longer pending. */
-    async resolve(id: string, outcome: Parameters<PullsRepo['resolve']>[1]): Promise<boolean> {
+    async resolve(id: string, o: AttemptResolution): Promise<boolean> {
       const { rowCount } = await db.query(
-        `UPDATE pulls SET status = $2, ledger = $3, error = $4, updated_at = $5, resolved_at = $5
+        `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
+                fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, updated_at = $10, resolved_at = $10
           WHERE id = $1 AND status = 'pending'`,
-        [id, outcome.status, outcome.ledger ?? null, outcome.error ?? null, outcome.at],
+        [id, o.status, o.ledger ?? null, o.error ?? null, o.transferred_amount ?? null, o.token_contract_id ?? null,
+          o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at],
         'pull_resolve',
       );
       return rowCount === 1;
