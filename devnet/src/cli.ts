@@ -20,6 +20,7 @@ const { values } = parseArgs({
     host: { type: 'string' },
     'ledger-ms': { type: 'string' },
     accounts: { type: 'string' },
+    'retention-ledgers': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -29,7 +30,18 @@ const devnet = await startDevnet({
   host: values.host ?? '127.0.0.1',
   ledgerMs: intFlag(values['ledger-ms'], 'ledger-ms', 5000),
   accounts: intFlag(values.accounts, 'accounts', 5),
+  retentionLedgers: retentionFlag(values['retention-ledgers']),
 });
+
+function retentionFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = intFlag(value, 'retention-ledgers', 0);
+  if (n < 1) {
+    process.stderr.write('--retention-ledgers must be a positive integer\n');
+    process.exit(2);
+  }
+  return n;
+}
 
 if (values.json) {
   process.stdout.write(`${JSON.stringify(summary(devnet))}\n`);
@@ -56,6 +68,7 @@ function printHuman(d: Devnet): void {
     `  Control API  ${d.controlUrl}`,
     `  Passphrase   ${d.passphrase}`,
     `  Ledger close ${d.ledgerMs > 0 ? `every ${d.ledgerMs} ms` : 'on demand (POST /control/close-ledger)'}`,
+    `  Retention    ${d.retentionLedgers === undefined ? 'every ledger' : `the last ${d.retentionLedgers} ledgers`}`,
     `  Vault        ${d.contracts.vault}`,
     `  Token (USDC) ${d.contracts.token}`,
     `  Token admin  ${d.tokenAdmin.publicKey}  ${d.tokenAdmin.secret}`,

@@ -16,6 +16,12 @@ export type DevnetOptions = {
   /** Funded test accounts. Default 5. */
   accounts?: number;
   passphrase?: string;
+  /**
+   * Ledgers the RPC side remembers, like stellar-rpc's history-retention-window: older
+   * transactions answer NOT_FOUND and getHealth/getTransaction/getEvents/getLedgers report
+   * the window's oldest ledger. Default: keep everything.
+   */
+  retentionLedgers?: number;
 };
 
 export type KeyPairInfo = { publicKey: string; secret: string };
@@ -25,6 +31,7 @@ export type Devnet = {
   controlUrl: string;
   passphrase: string;
   ledgerMs: number;
+  retentionLedgers: number | undefined;
   contracts: { vault: string; token: string };
   tokenAdmin: KeyPairInfo;
   accounts: KeyPairInfo[];
@@ -40,7 +47,7 @@ export type { Submission } from './ledger/history.ts';
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const ledgerMs = opts.ledgerMs ?? 5000;
   const net = new Network(
-    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs },
+    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers },
     applyLedger,
   );
   const clock = new LedgerClock(net);
@@ -61,6 +68,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     controlUrl: `${base}/control`,
     passphrase: net.passphrase,
     ledgerMs,
+    retentionLedgers: net.retentionLedgers,
     contracts: { vault: genesis.vault, token: genesis.token },
     tokenAdmin: info(genesis.tokenAdmin),
     accounts: genesis.accounts.map(info),

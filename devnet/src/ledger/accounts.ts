@@ -30,8 +30,15 @@ export const accountOf = (data: xdr.LedgerEntryData): xdr.AccountEntry => xdr.ex
 export const balanceOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).balance;
 export const seqOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).seqNum;
 
+export type AccountChange = {
+  balance?: bigint;
+  seqNum?: bigint;
+  /** Ledger and close time of a sequence-number bump: recorded in AccountEntryExtensionV3 since protocol 19. */
+  seqBump?: { ledger: number; closeTime: number };
+};
+
 /** A copy with a new balance and/or sequence; stored entries are never mutated (XDR values are read-only). */
-export function withAccount(data: xdr.LedgerEntryData, change: { balance?: bigint; seqNum?: bigint }): xdr.LedgerEntryData {
+export function withAccount(data: xdr.LedgerEntryData, change: AccountChange): xdr.LedgerEntryData {
   const a = accountOf(data);
   return xdr.LedgerEntryData.account(
     new xdr.AccountEntry({
@@ -44,7 +51,32 @@ export function withAccount(data: xdr.LedgerEntryData, change: { balance?: bigin
       homeDomain: a.homeDomain,
       thresholds: a.thresholds,
       signers: a.signers,
-      ext: a.ext,
+      ext: change.seqBump ? withSeqLedger(a, change.seqBump.ledger, change.seqBump.closeTime) : a.ext,
+    }),
+  );
+}
+
+/**
+ * stellar-core's maybeUpdateAccountOnLedgerSeqUpdate (src/transactions/TransactionUtils.cpp): from
+ * protocol 19 a sequence bump writes seqLedger/seqTime into AccountEntryExtensionV3, creating the
+ * v1 (zero liabilities) → v2 (no sponsorships) → v3 chain on first use
+ * (prepareAccountEntryExtensionV1/V2/V3).
+ */
+function withSeqLedger(a: xdr.AccountEntry, ledger: number, closeTime: number): xdr.AccountEntryExt {
+  const v1 = a.ext.type === 'v1' ? a.ext.v1 : undefined;
+  const v2 = v1?.ext.type === 'v2' ? v1.ext.v2 : undefined;
+  const v3 = new xdr.AccountEntryExtensionV3({ ext: xdr.ExtensionPoint.v0(), seqLedger: ledger, seqTime: BigInt(closeTime) });
+  return xdr.AccountEntryExt.v1(
+    new xdr.AccountEntryExtensionV1({
+      liabilities: v1?.liabilities ?? new xdr.Liabilities({ buying: 0n, selling: 0n }),
+      ext: xdr.AccountEntryExtensionV1Ext.v2(
+        new xdr.AccountEntryExtensionV2({
+          numSponsored: v2?.numSponsored ?? 0,
+          numSponsoring: v2?.numSponsoring ?? 0,
+          signerSponsoringIDs: v2?.signerSponsoringIDs ?? a.signers.map(() => null),
+          ext: xdr.AccountEntryExtensionV2Ext.v3(v3),
+        }),
+      ),
     }),
   );
 }

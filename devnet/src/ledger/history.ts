@@ -52,4 +52,6 @@ export type QueuedTx = {
   /** First ledger that may include it (later than the next one under a delay fault). */
   includeAt: number;
   submission: Submission;
+  /** Background traffic (POST /control/traffic): immune to faults, not listed by /control/transactions. */
+  traffic?: boolean;
 };

@@ -1,19 +1,26 @@
-// The devnet's whole state: ledger entries, the latest closed ledger, the queue
-// and history. Ledger closing applies the queue (tx/apply.ts); snapshots copy
-// everything cheaply because stored entries and records are never mutated.
+// The devnet's whole state: ledger entries, the closed ledgers (with their meta), the queue
+// and history. Ledger closing applies the queue (tx/apply.ts); snapshots copy everything
+// cheaply because stored entries, ledgers and records are never mutated.
 import { hash } from '@stellar/stellar-sdk';
 import { buildGenesis, GENESIS_SEQUENCE, type Genesis } from './genesis.ts';
-import { buildLedger, type ClosedLedger } from './header.ts';
+import { buildLedger, type ClosedLedger, type LedgerTx } from './header.ts';
 import type { LedgerState } from './ledger-state.ts';
 import { Faults } from './faults.ts';
 import type { EventRecord, QueuedTx, Submission, TxRecord } from './history.ts';
 import type { DeployedContract } from '../host/contract.ts';
 
-export type NetworkOptions = { passphrase: string; accounts: number; ledgerMs: number };
+export type NetworkOptions = {
+  passphrase: string;
+  accounts: number;
+  ledgerMs: number;
+  /** Ledgers the RPC side remembers (getTransaction, getEvents, getLedgers); undefined = all. */
+  retentionLedgers?: number;
+};
 
 type Snapshot = {
   state: LedgerState;
-  latest: ClosedLedger;
+  ledgers: ClosedLedger[];
+  feePool: bigint;
   timeOffset: number;
   queue: QueuedTx[];
   records: Map<string, TxRecord>;
@@ -23,7 +30,7 @@ type Snapshot = {
 };
 
 /** Applies the queued transactions for a ledger being closed. */
-export type LedgerApplier = (net: Network, sequence: number, closeTime: number) => void;
+export type LedgerApplier = (net: Network, sequence: number, closeTime: number) => { txs: LedgerTx[]; fees: bigint };
 
 export class Network {
   readonly passphrase: string;
@@ -32,13 +39,15 @@ export class Network {
   readonly contracts: Map<string, DeployedContract>;
   readonly faults = new Faults();
   readonly rpcCalls = new Map<string, number>();
+  readonly retentionLedgers: number | undefined;
   ledgerMs: number;
   state: LedgerState;
-  latest: ClosedLedger;
+  /** Closed ledgers still served, oldest first; the last one is the latest. */
+  ledgers: ClosedLedger[];
+  /** Fees collected so far (LedgerHeader.feePool). */
+  feePool = 0n;
   /** Seconds added to the wall clock by advance-time. */
   timeOffset = 0;
-  /** Close time of the oldest ledger served (genesis). */
-  genesisCloseTime: number;
   queue: QueuedTx[] = [];
   records = new Map<string, TxRecord>();
   events: EventRecord[] = [];
@@ -50,16 +59,34 @@ export class Network {
   private readonly snapshots = new Map<string, Snapshot>();
 
   constructor(opts: NetworkOptions, applier: LedgerApplier) {
+    if (opts.retentionLedgers !== undefined && (!Number.isInteger(opts.retentionLedgers) || opts.retentionLedgers < 1)) {
+      throw new Error('retentionLedgers must be a positive integer');
+    }
     this.passphrase = opts.passphrase;
     this.networkId = hash(Buffer.from(opts.passphrase));
     this.ledgerMs = opts.ledgerMs;
+    this.retentionLedgers = opts.retentionLedgers;
     this.applier = applier;
     this.genesis = buildGenesis(opts.passphrase, opts.accounts);
     this.contracts = this.genesis.contracts;
     this.state = this.genesis.state.clone();
-    this.latest = buildLedger(GENESIS_SEQUENCE, wallSeconds(), Buffer.alloc(32));
-    this.genesisCloseTime = this.latest.closeTime;
+    this.ledgers = [buildLedger(GENESIS_SEQUENCE, wallSeconds(), new Uint8Array(32))];
     this.genesisSnapshot = this.capture();
+  }
+
+  get latest(): ClosedLedger {
+    return this.ledgers[this.ledgers.length - 1];
+  }
+
+  /** The oldest ledger still served: genesis, or the start of the retention window. */
+  get oldest(): ClosedLedger {
+    return this.ledgers[0];
+  }
+
+  /** A served ledger by sequence, or undefined when outside the window. */
+  ledger(sequence: number): ClosedLedger | undefined {
+    const i = sequence - this.oldest.sequence;
+    return i >= 0 && i < this.ledgers.length ? this.ledgers[i] : undefined;
   }
 
   /** Network time: the wall clock shifted by advance-time. */
@@ -88,10 +115,22 @@ export class Network {
     // Ledgers closed faster than one per second run ahead of the wall clock; network
     // time follows them, so advance-time always counts from the last close.
     this.timeOffset += Math.max(0, closeTime - this.now());
-    this.applier(this, sequence, closeTime);
-    this.latest = buildLedger(sequence, closeTime, this.latest.hash);
+    const applied = this.applier(this, sequence, closeTime);
+    this.feePool += applied.fees;
+    this.ledgers.push(buildLedger(sequence, closeTime, this.latest.hash, applied.txs, this.feePool));
+    this.forgetOutsideWindow();
     for (const [h, until] of this.bans) if (until <= sequence) this.bans.delete(h);
     return this.latest;
+  }
+
+  /** A real RPC forgets ledgers (and their transactions and events) older than its retention window. */
+  private forgetOutsideWindow(): void {
+    if (this.retentionLedgers === undefined || this.ledgers.length <= this.retentionLedgers) return;
+    const dropped = this.ledgers.splice(0, this.ledgers.length - this.retentionLedgers);
+    for (const l of dropped) for (const h of l.txHashes) this.records.delete(h);
+    const oldest = this.oldest.sequence;
+    const firstKept = this.events.findIndex((e) => e.ledger >= oldest);
+    this.events = firstKept < 0 ? [] : this.events.slice(firstKept);
   }
 
   countCall(method: string): void {
@@ -114,8 +153,7 @@ export class Network {
   /** Back to genesis entries; the ledger sequence restarts too, with a fresh close time. */
   reset(): void {
     this.apply(this.genesisSnapshot);
-    this.latest = buildLedger(GENESIS_SEQUENCE, wallSeconds(), Buffer.alloc(32));
-    this.genesisCloseTime = this.latest.closeTime;
+    this.ledgers = [buildLedger(GENESIS_SEQUENCE, wallSeconds(), new Uint8Array(32))];
     this.faults.clear();
     this.rpcCalls.clear();
   }
@@ -123,7 +161,8 @@ export class Network {
   private capture(): Snapshot {
     return {
       state: this.state.clone(),
-      latest: this.latest,
+      ledgers: [...this.ledgers],
+      feePool: this.feePool,
       timeOffset: this.timeOffset,
       queue: this.queue.map((q) => ({ ...q, submission: { ...q.submission } })),
       records: new Map(this.records),
@@ -134,17 +173,17 @@ export class Network {
   }
 
   private apply(s: Snapshot): void {
-    const copy = { ...s, state: s.state.clone() };
-    this.state = copy.state;
-    this.latest = copy.latest;
-    this.timeOffset = copy.timeOffset;
-    this.records = new Map(copy.records);
-    this.events = [...copy.events];
-    this.submissions = copy.submissions.map((x) => ({ ...x }));
+    this.state = s.state.clone();
+    this.ledgers = [...s.ledgers];
+    this.feePool = s.feePool;
+    this.timeOffset = s.timeOffset;
+    this.records = new Map(s.records);
+    this.events = [...s.events];
+    this.submissions = s.submissions.map((x) => ({ ...x }));
     // Queued entries must point at the restored submission objects so status updates show.
     const byHash = new Map(this.submissions.map((x) => [x.hash, x]));
-    this.queue = copy.queue.map((q) => ({ ...q, submission: byHash.get(q.hash) ?? { ...q.submission } }));
-    this.bans = new Map(copy.bans);
+    this.queue = s.queue.map((q) => ({ ...q, submission: byHash.get(q.hash) ?? { ...q.submission } }));
+    this.bans = new Map(s.bans);
   }
 }
 

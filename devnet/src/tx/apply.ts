@@ -1,58 +1,176 @@
-// Ledger close: include queued transactions in order. Inclusion consumes the
-// sequence number and charges the fee even when the call then fails; execution
-// enforces the declared footprint and resources against the state as it is now,
-// which may differ from what the simulation saw.
+// Ledger close, in stellar-core's order for protocol ≥ 23 (LedgerManagerImpl::applyLedger):
+// 1. fee processing for every included transaction, in apply order: the inclusion fee plus the
+//    whole declared resource fee is charged up front (TransactionFrame::processFeeSeqNum);
+// 2. each transaction applies: the sequence-number bump first (txChangesBefore,
+//    TransactionFrame::processSeqNum), then the host function against the state as it is now,
+//    enforcing the declared footprint and resources; a failure still consumes the sequence;
+// 3. after the whole set, each Soroban transaction's unused refundable fee is refunded
+//    (TransactionFrame::processPostTxSetApply → postTxApplyFeeProcessing, fee event stage
+//    AFTER_ALL_TXS since protocol 23).
 import { xdr } from '@stellar/stellar-sdk';
 import { toContractEvent, toDiagnosticEvent } from '../host/events.ts';
 import { accountKey, isClassic, keyId } from '../ledger/keys.ts';
 import { balanceOf, seqOf, withAccount } from '../ledger/accounts.ts';
+import type { LedgerTx } from '../ledger/header.ts';
 import type { Network } from '../ledger/network.ts';
 import type { QueuedTx } from '../ledger/history.ts';
+import type { StoredEntry } from '../ledger/ledger-state.ts';
 import { BASE_FEE, nonRefundableFee, refundableFee } from './fees.ts';
 import { invoke, type InvokeOutcome } from './invoke.ts';
-import { sorobanData, sorobanOp, parseEnvelope } from './parse.ts';
+import { sorobanData, sorobanOp, parseEnvelope, type ParsedTx, type SorobanOp } from './parse.ts';
 import { measure } from './resources.ts';
-import { entryChanges, failedResult, feeEvents, metaV4, successResult, type InvokeCode } from './results.ts';
+import {
+  entryChanges, failedResult, feeEvents, ledgerEntry, metaV4, successResult, type FeeBreakdown, type InvokeCode,
+} from './results.ts';
 import { recordTransaction } from './record.ts';
 
 const MAX_TX_PER_LEDGER = 1000;
 const BAN_LEDGERS = 10;
 
-export function applyLedger(net: Network, sequence: number, closeTime: number): void {
+export type AppliedLedger = { txs: LedgerTx[]; fees: bigint };
+
+/** A transaction whose fee was charged at the start of the ledger. */
+type Charged = {
+  q: QueuedTx;
+  parsed: ParsedTx;
+  op: SorobanOp;
+  data: xdr.SorobanTransactionData;
+  accountId: string;
+  upfront: bigint;
+  feeProcessing: xdr.LedgerEntryChange[];
+};
+
+/** A transaction after its apply step, waiting for the refund. */
+type Done = Charged & {
+  order: number;
+  success: boolean;
+  result: (charged: bigint) => xdr.TransactionResult;
+  fee: FeeBreakdown;
+  changesBefore: xdr.LedgerEntryChange[];
+  changes: xdr.LedgerEntryChange[];
+  contractEvents: xdr.ContractEvent[];
+  diagnostics: xdr.DiagnosticEvent[];
+  returnValue: xdr.ScVal | null;
+};
+
+export function applyLedger(net: Network, sequence: number, closeTime: number): AppliedLedger {
   const waiting: QueuedTx[] = [];
-  let order = 0;
+  const included: QueuedTx[] = [];
   for (const q of net.queue) {
     if (q.maxTime !== 0 && net.boundsTime(closeTime) > q.maxTime) {
       // Past its upper time bound: never included; core bans the hash for a while.
       q.submission.status = 'expired';
       net.bans.set(q.hash, sequence + BAN_LEDGERS);
-    } else if (sequence < q.includeAt || order >= MAX_TX_PER_LEDGER) {
+    } else if (sequence < q.includeAt || included.length >= MAX_TX_PER_LEDGER) {
       waiting.push(q);
     } else {
-      order += 1;
-      try {
-        applyOne(net, q, sequence, closeTime, order);
-      } catch (e) {
-        // A devnet bug must not stop the ledger clock; the transaction is lost like a dropped one.
-        process.stderr.write(`devnet: could not apply ${q.hash}: ${e instanceof Error ? e.stack : String(e)}\n`);
-        q.submission.status = 'dropped';
-        order -= 1;
-      }
+      included.push(q);
     }
   }
   net.queue = waiting;
+
+  const charged: Charged[] = [];
+  for (const q of included) {
+    const c = chargeFee(net, q, sequence);
+    if (c) charged.push(c);
+  }
+
+  const done: Done[] = [];
+  for (const c of charged) {
+    try {
+      done.push(applyOne(net, c, sequence, closeTime, done.length + 1));
+    } catch (e) {
+      // A devnet bug must not stop the ledger clock; the transaction is lost like a dropped one
+      // and its fee given back.
+      process.stderr.write(`devnet: could not apply ${c.q.hash}: ${e instanceof Error ? e.stack : String(e)}\n`);
+      const account = net.state.get(c.accountId)!;
+      net.state.set(c.accountId, { data: withAccount(account.data, { balance: balanceOf(account.data) + c.upfront }), lastModified: sequence });
+      c.q.submission.status = 'dropped';
+    }
+  }
+
+  const txs: LedgerTx[] = [];
+  let fees = 0n;
+  for (const d of done) {
+    const refund = d.upfront - d.fee.charged;
+    const postTxApplyFeeProcessing: xdr.LedgerEntryChange[] = [];
+    if (refund > 0n) {
+      const before = net.state.get(d.accountId)!;
+      const after: StoredEntry = { data: withAccount(before.data, { balance: balanceOf(before.data) + refund }), lastModified: sequence };
+      net.state.set(d.accountId, after);
+      postTxApplyFeeProcessing.push(
+        xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(before.data, before.lastModified)),
+        xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(after.data, after.lastModified)),
+      );
+    }
+    fees += d.fee.charged;
+    const result = d.result(d.fee.charged);
+    const meta = metaV4({
+      success: d.success,
+      changesBefore: d.changesBefore,
+      changes: d.changes,
+      events: d.contractEvents,
+      returnValue: d.returnValue,
+      txEvents: feeEvents(net.passphrase, d.q.source, d.fee),
+      diagnostics: d.diagnostics,
+      fee: d.fee,
+    });
+    recordTransaction(net, d.q, {
+      sequence, closeTime, order: d.order, result, meta, contractEvents: d.contractEvents, diagnostics: d.diagnostics, success: d.success,
+    });
+    txs.push({
+      hash: d.q.hash,
+      envelope: d.parsed.envelope,
+      processing: new xdr.TransactionResultMetaV1({
+        ext: xdr.ExtensionPoint.v0(),
+        result: new xdr.TransactionResultPair({ transactionHash: Buffer.from(d.q.hash, 'hex'), result }),
+        feeProcessing: d.feeProcessing,
+        txApplyProcessing: meta,
+        postTxApplyFeeProcessing,
+      }),
+    });
+  }
+  return { txs, fees };
 }
 
-function applyOne(net: Network, q: QueuedTx, sequence: number, closeTime: number, order: number): void {
+function chargeFee(net: Network, q: QueuedTx, sequence: number): Charged | undefined {
   const accountId = keyId(accountKey(q.source));
   const account = net.state.get(accountId);
   if (!account || seqOf(account.data) + 1n !== q.seq) {
     q.submission.status = 'expired';
-    return;
+    return undefined;
   }
   const parsed = parseEnvelope(q.envelopeXdr);
   const op = sorobanOp(parsed)!;
   const data = sorobanData(q.tx)!;
+  const upfront = BigInt(BASE_FEE) + data.resourceFee;
+  const balance = balanceOf(account.data);
+  const taken = upfront < balance ? upfront : balance;
+  const after: StoredEntry = { data: withAccount(account.data, { balance: balance - taken }), lastModified: sequence };
+  net.state.set(accountId, after);
+  return {
+    q, parsed, op, data, accountId, upfront: taken,
+    feeProcessing: [
+      xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(account.data, account.lastModified)),
+      xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(after.data, after.lastModified)),
+    ],
+  };
+}
+
+function applyOne(net: Network, c: Charged, sequence: number, closeTime: number, order: number): Done {
+  const { q, op, data } = c;
+  // The sequence bump, in its own change set before the operation (processSeqNum).
+  const paid = net.state.get(c.accountId)!;
+  const bumped: StoredEntry = {
+    data: withAccount(paid.data, { seqNum: q.seq, seqBump: { ledger: sequence, closeTime } }),
+    lastModified: sequence,
+  };
+  net.state.set(c.accountId, bumped);
+  const changesBefore = [
+    xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(paid.data, paid.lastModified)),
+    xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(bumped.data, bumped.lastModified)),
+  ];
+
   const res = data.resources;
   const readOnly = res.footprint.readOnly;
   const readWrite = res.footprint.readWrite;
@@ -65,13 +183,13 @@ function applyOne(net: Network, q: QueuedTx, sequence: number, closeTime: number
     writeBytes: res.writeBytes,
     txSizeBytes: Buffer.from(q.envelopeXdr, 'base64').length,
   }));
-  const upfront = BigInt(BASE_FEE) + resourceFee;
 
   let out: InvokeOutcome | undefined;
   let failure: InvokeCode | undefined;
   let refundable = 0n;
   let rent = 0n;
-  if (net.faults.take('fail-next')) {
+  // Faults are for the transactions under test, never for background traffic.
+  if (!q.traffic && net.faults.take('fail-next')) {
     failure = 'invokeHostFunctionTrapped';
   } else {
     out = invoke({
@@ -100,30 +218,27 @@ function applyOne(net: Network, q: QueuedTx, sequence: number, closeTime: number
     }
   }
   if (failure) refundable = rent = 0n;
-  const charged = BigInt(BASE_FEE) + nonRefundable + refundable;
-  const fee = { upfront, charged: charged < upfront ? charged : upfront, nonRefundable, refundable, rent };
+  const total = BigInt(BASE_FEE) + nonRefundable + refundable;
+  const fee: FeeBreakdown = { upfront: c.upfront, charged: total < c.upfront ? total : c.upfront, nonRefundable, refundable, rent };
 
-  const changes = !failure && out ? out.storage.changes() : [];
+  const storageChanges = !failure && out ? out.storage.changes() : [];
   if (!failure && out) out.storage.commit();
-  net.state.set(accountId, {
-    data: withAccount(account.data, { balance: balanceOf(account.data) - fee.charged, seqNum: q.seq }),
-    lastModified: sequence,
-  });
 
   const contractEvents = failure || !out ? [] : out.host.events.filter((e) => e.kind === 'contract').map(toContractEvent);
   const diagnostics = out ? out.host.events.map(toDiagnosticEvent) : [];
   const returnValue = failure || !out?.value ? null : out.value;
-  const result = failure ? failedResult(fee.charged, failure) : successResult(fee.charged, returnValue!, contractEvents);
-  const meta = metaV4({
+  return {
+    ...c,
+    order,
     success: !failure,
-    changes: entryChanges(changes),
-    events: contractEvents,
-    returnValue,
-    txEvents: feeEvents(net.passphrase, q.source, fee),
-    diagnostics,
+    result: (feeCharged) => (failure ? failedResult(feeCharged, failure) : successResult(feeCharged, returnValue!, contractEvents)),
     fee,
-  });
-  recordTransaction(net, q, { sequence, closeTime, order, result, meta, contractEvents, diagnostics, success: !failure });
+    changesBefore,
+    changes: entryChanges(storageChanges),
+    contractEvents,
+    diagnostics,
+    returnValue,
+  };
 }
 
 export type Applied = {

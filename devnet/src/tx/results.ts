@@ -57,7 +57,12 @@ export function entryChanges(changes: EntryChange[]): xdr.LedgerEntryChange[] {
 
 export type FeeBreakdown = { upfront: bigint; charged: bigint; nonRefundable: bigint; refundable: bigint; rent: bigint };
 
-/** The two `fee` events of the native asset contract: charge before all txs, refund after. */
+/**
+ * The `fee` events of the native asset contract (stellar-core TxEventManager::newFeeEvent): the
+ * up-front charge at stage BEFORE_ALL_TXS, the refund as a negative amount at AFTER_ALL_TXS (the
+ * refund happens after the whole set since protocol 23, TransactionFrame::processRefund); a zero
+ * amount is not emitted.
+ */
 export function feeEvents(passphrase: string, source: string, fee: FeeBreakdown): xdr.TransactionEvent[] {
   const xlm = new xdr.ContractId(StrKey.decodeContract(Asset.native().contractId(passphrase)));
   const event = (amount: bigint) =>
@@ -67,14 +72,20 @@ export function feeEvents(passphrase: string, source: string, fee: FeeBreakdown)
       type: xdr.ContractEventType.contract,
       body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({ topics: [sym('fee'), addr(source)], data: i128(amount) })),
     });
-  return [
-    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxs, event: event(fee.upfront) }),
-    new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageAfterTx, event: event(fee.charged - fee.upfront) }),
-  ];
+  const out: xdr.TransactionEvent[] = [];
+  if (fee.upfront !== 0n) {
+    out.push(new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxs, event: event(fee.upfront) }));
+  }
+  if (fee.charged !== fee.upfront) {
+    out.push(new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageAfterAllTxs, event: event(fee.charged - fee.upfront) }));
+  }
+  return out;
 }
 
 export function metaV4(opts: {
   success: boolean;
+  /** The source account's sequence-number bump. */
+  changesBefore: xdr.LedgerEntryChange[];
   changes: xdr.LedgerEntryChange[];
   events: xdr.ContractEvent[];
   returnValue: xdr.ScVal | null;
@@ -93,7 +104,7 @@ export function metaV4(opts: {
   return xdr.TransactionMeta.v4(
     new xdr.TransactionMetaV4({
       ext: xdr.ExtensionPoint.v0(),
-      txChangesBefore: [],
+      txChangesBefore: opts.changesBefore,
       // A failed transaction leaves no operation meta: its changes were rolled back.
       operations: opts.success
         ? [new xdr.OperationMetaV2({ ext: xdr.ExtensionPoint.v0(), changes: opts.changes, events: opts.events })]

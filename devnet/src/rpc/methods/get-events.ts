@@ -1,7 +1,6 @@
 // getEvents: contract events from applied transactions, filtered by contract id and
 // topic segments ("*" one, "**" any rest), paged by startLedger or cursor (§1.10).
 import { invalidParams, type Method } from '../jsonrpc.ts';
-import { GENESIS_SEQUENCE } from '../../ledger/genesis.ts';
 import type { EventRecord } from '../../ledger/history.ts';
 
 type Filter = { type?: string; contractIds?: string[]; topics?: string[][] };
@@ -16,8 +15,9 @@ export const getEvents: Method = (net, params) => {
   if ((cursor === undefined) === (start === undefined)) {
     throw invalidParams('either startLedger or cursor must be set, but not both');
   }
-  if (start !== undefined && (!Number.isInteger(start) || start < GENESIS_SEQUENCE || start > latest)) {
-    throw invalidParams(`startLedger must be between the oldest ledger: ${GENESIS_SEQUENCE} and the latest ledger: ${latest}`);
+  const oldest = net.oldest.sequence;
+  if (start !== undefined && (!Number.isInteger(start) || start < oldest || start > latest)) {
+    throw invalidParams(`startLedger must be between the oldest ledger: ${oldest} and the latest ledger: ${latest}`);
   }
   const end = params.endLedger === undefined ? Infinity : Number(params.endLedger);
   const filters = parseFilters(params.filters);
@@ -34,9 +34,9 @@ export const getEvents: Method = (net, params) => {
     events: events.map((e) => ({ type: 'contract', ...e, inSuccessfulContractCall: true })),
     cursor: events.at(-1)?.id ?? `${(BigInt(Math.min(end, latest + 1)) << 32n).toString().padStart(19, '0')}-0000000000`,
     latestLedger: latest,
-    oldestLedger: GENESIS_SEQUENCE,
+    oldestLedger: oldest,
     latestLedgerCloseTime: String(net.latest.closeTime),
-    oldestLedgerCloseTime: String(net.genesisCloseTime),
+    oldestLedgerCloseTime: String(net.oldest.closeTime),
   };
 };
 

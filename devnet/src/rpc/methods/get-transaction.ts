@@ -1,5 +1,4 @@
 import { invalidParams, type Method } from '../jsonrpc.ts';
-import { GENESIS_SEQUENCE } from '../../ledger/genesis.ts';
 
 export const getTransaction: Method = (net, params) => {
   const hash = String(params.hash ?? '');
@@ -9,11 +8,12 @@ export const getTransaction: Method = (net, params) => {
     txHash: hash,
     latestLedger: net.latest.sequence,
     latestLedgerCloseTime: String(net.latest.closeTime),
-    oldestLedger: GENESIS_SEQUENCE,
-    oldestLedgerCloseTime: String(net.genesisCloseTime),
+    oldestLedger: net.oldest.sequence,
+    oldestLedgerCloseTime: String(net.oldest.closeTime),
   };
   const rec = net.records.get(hash.toLowerCase());
-  if (!rec) return { status: 'NOT_FOUND', ...base };
+  // Outside the retention window a real RPC has forgotten the transaction: NOT_FOUND again.
+  if (!rec || rec.ledger < net.oldest.sequence) return { status: 'NOT_FOUND', ...base };
   const events: Record<string, unknown> = {};
   if (rec.transactionEventsXdr.length > 0) events.transactionEventsXdr = rec.transactionEventsXdr;
   if (rec.contractEventsXdr.some((op) => op.length > 0)) events.contractEventsXdr = rec.contractEventsXdr;

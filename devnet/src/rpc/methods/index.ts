@@ -5,6 +5,7 @@ import { getFeeStats } from './get-fee-stats.ts';
 import { getHealth } from './get-health.ts';
 import { getLatestLedger } from './get-latest-ledger.ts';
 import { getLedgerEntries } from './get-ledger-entries.ts';
+import { getLedgers } from './get-ledgers.ts';
 import { getNetwork, getVersionInfo } from './get-network.ts';
 import { getTransaction } from './get-transaction.ts';
 import { sendTransaction } from './send-transaction.ts';
@@ -16,6 +17,7 @@ export const rpcMethods: Record<string, Method> = {
   getVersionInfo,
   getLatestLedger,
   getLedgerEntries,
+  getLedgers,
   simulateTransaction,
   sendTransaction,
   getTransaction,
