@@ -28,17 +28,32 @@ export interface PullSetup {
   intervalSeconds: number;
 }
 
-export async function setUpPull(
-  t: TestApp,
-  devnet: Devnet,
-  o: Partial<Omit<SubscriberOptions, 'intervalSeconds'>> & { intervalSeconds?: number; merchant?: Keypair; merchantId?: string } = {},
-): Promise<PullSetup> {
+export interface PullSetupOptions extends Partial<Omit<SubscriberOptions, 'intervalSeconds'>> {
+  intervalSeconds?: number;
+  merchant?: Keypair;
+  merchantId?: string;
+  /** The plan's token_contract_id (default: none, so DEFAULT_TOKEN_CONTRACT_ID or no token). */
+  planToken?: string;
+  /** Vault terms that differ from the plan's (default: the plan's). */
+  vault?: { amountPerInterval?: bigint; intervalSeconds?: bigint; token?: string };
+}
+
+export async function setUpPull(t: TestApp, devnet: Devnet, o: PullSetupOptions = {}): Promise<PullSetup> {
   const amount = o.amountPerInterval ?? 10_000_000n;
   const intervalSeconds = o.intervalSeconds ?? 3600;
   const merchant = o.merchant ?? (await newFundedAccount(devnet));
   const merchantId = o.merchantId ?? (await createMerchant(t.app, { wallet_address: merchant.publicKey() })).id;
-  const plan = await createPlan(t.app, merchantId, { token_amount: Number(amount), interval_seconds: intervalSeconds });
-  const user = await setUpSubscriber(devnet, merchant.publicKey(), { ...o, amountPerInterval: amount, intervalSeconds: BigInt(intervalSeconds) });
+  const plan = await createPlan(t.app, merchantId, {
+    token_amount: Number(amount),
+    interval_seconds: intervalSeconds,
+    ...(o.planToken ? { token_contract_id: o.planToken } : {}),
+  });
+  const user = await setUpSubscriber(devnet, merchant.publicKey(), {
+    ...o,
+    amountPerInterval: o.vault?.amountPerInterval ?? amount,
+    intervalSeconds: o.vault?.intervalSeconds ?? BigInt(intervalSeconds),
+    token: o.vault?.token,
+  });
   const sub = await createSubscription(t.app, plan.id, user.publicKey());
   return { merchant, merchantId, user, subscriptionId: sub.id, amount, intervalSeconds };
 }
@@ -55,7 +70,16 @@ export async function subscriptionOf(t: TestApp, id: string) {
 export async function pullsOf(t: TestApp, id: string) {
   const res = await get(t.app, `/subscriptions/${id}/pulls`);
   expect(res.status).toBe(200);
-  return res.body.pulls as { tx_hash: string; status: string; error: string | null }[];
+  return res.body.pulls as {
+    tx_hash: string;
+    status: string;
+    error: string | null;
+    amount: number;
+    transferred_amount: number | null;
+    token_contract_id: string | null;
+    fee_charged: number | null;
+    discrepancy: string | null;
+  }[];
 }
 
 /** pull_funds transactions the network received from this merchant's account. */

@@ -4,7 +4,8 @@
 import { Address, Contract, Keypair, nativeToScVal, rpc, scValToNative, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
 import type { Devnet } from './devnet.ts';
 
-export async function invoke(devnet: Devnet, signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]) {
+/** Builds, simulates, signs and sends an invocation; resolves once the network has queued it. */
+export async function sendInvoke(devnet: Devnet, signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]) {
   const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
   const account = await server.getAccount(signer.publicKey());
   const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: devnet.passphrase })
@@ -15,7 +16,12 @@ export async function invoke(devnet: Devnet, signer: Keypair, contractId: string
   prepared.sign(signer);
   const sent = await server.sendTransaction(prepared);
   if (sent.status !== 'PENDING') throw new Error(`${fn}: sendTransaction ${sent.status}`);
-  const done = await server.pollTransaction(sent.hash, { attempts: 100, sleepStrategy: () => 50 });
+  return { server, hash: sent.hash };
+}
+
+export async function invoke(devnet: Devnet, signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]) {
+  const { server, hash } = await sendInvoke(devnet, signer, contractId, fn, args);
+  const done = await server.pollTransaction(hash, { attempts: 100, sleepStrategy: () => 50 });
   if (done.status !== 'SUCCESS') throw new Error(`${fn}: ${done.status}`);
   return done;
 }
@@ -35,6 +41,8 @@ export interface SubscriberOptions {
   allowance?: bigint;
   /** Skip create_vault (to test a missing vault). */
   withoutVault?: boolean;
+  /** The vault's token (default: the local network's token). */
+  token?: string;
 }
 
 export async function setUpSubscriber(devnet: Devnet, merchant: string, o: SubscriberOptions): Promise<Keypair> {
@@ -53,7 +61,7 @@ export async function setUpSubscriber(devnet: Devnet, merchant: string, o: Subsc
     await invoke(devnet, user, vault, 'create_vault', [
       new Address(user.publicKey()).toScVal(),
       new Address(merchant).toScVal(),
-      new Address(token).toScVal(),
+      new Address(o.token ?? token).toScVal(),
       nativeToScVal(o.amountPerInterval, { type: 'i128' }),
       nativeToScVal(o.intervalSeconds, { type: 'u64' }),
     ]);

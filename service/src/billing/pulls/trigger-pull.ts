@@ -26,7 +26,7 @@ export interface TriggerPullDeps {
 const MAX_BUILDS = 2;
 
 export function rejectionToError(err: PullRejection): BillingError {
-  return new BillingError('PULL_REJECTED', err.message, { code: err.code });
+  return new BillingError(err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED', err.message, { code: err.code });
 }
 
 export function makeTriggerPull(deps: TriggerPullDeps) {

@@ -63,17 +63,19 @@ export interface TxObservation {
  */
 export type ForgottenOutcome = 'landed' | 'not_landed' | 'unknown';
 
-/** Why a pull could not be submitted; `code` is the merchant-facing cause. */
-export type PullRejectionCode =
-  | 'too_early'
-  | 'vault_missing'
-  | 'vault_terms_mismatch'
-  | 'insufficient_allowance'
-  | 'insufficient_balance'
-  | 'simulation_failed'
-  | 'submission_failed'
-  | 'chain_unavailable'
-  | 'chain_busy';
+/** Why a pull could not be submitted; `code` is the merchant-facing cause. Stable: never renamed. */
+export const PULL_REJECTION_CODES = [
+  'too_early',
+  'vault_missing',
+  'vault_terms_mismatch',
+  'insufficient_allowance',
+  'insufficient_balance',
+  'simulation_failed',
+  'submission_failed',
+  'chain_unavailable',
+  'chain_busy',
+] as const;
+export type PullRejectionCode = (typeof PULL_REJECTION_CODES)[number];
 
 export class PullRejection extends Error {
   readonly code: PullRejectionCode;

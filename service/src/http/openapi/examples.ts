@@ -7,6 +7,8 @@ const PLAN_ID = '49518b77-7b5e-4f9b-8fda-ecd6c06606a4';
 const SUBSCRIPTION_ID = '292ab866-ed28-4aeb-aac5-7d899311c323';
 const MERCHANT_WALLET = 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H';
 const CUSTOMER_WALLET = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ';
+// USDC's Stellar Asset Contract on testnet.
+const USDC = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA';
 const TX_HASH = '3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889';
 
 export const merchant = { id: MERCHANT_ID, name: 'Acme Streaming', wallet_address: MERCHANT_WALLET, created_at: '2026-11-21T16:31:58.434Z' };
@@ -16,6 +18,7 @@ export const plan = {
   name: 'Pro monthly',
   token_amount: 100000000,
   interval_seconds: 2592000,
+  token_contract_id: USDC,
   created_at: '2026-11-21T16:31:58.717Z',
 };
 export const subscription = {
@@ -33,6 +36,11 @@ export const pull = {
   status: 'confirmed',
   ledger: 51234,
   error: null,
+  transferred_amount: 100000000,
+  token_contract_id: USDC,
+  fee_charged: 103245,
+  inner_tx_hash: null,
+  discrepancy: null,
   created_at: '2026-11-21T16:32:01.020Z',
   resolved_at: '2026-11-21T16:32:04.112Z',
 };
@@ -62,6 +70,10 @@ export const errors = {
   secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner' },
   contractMissing: { error: 'contract identifier not set in the environment file' },
   pullRejected: { error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z', code: 'too_early', next_billing_date: '2026-12-21T16:32:04.112Z' },
-  chainUnavailable: { error: 'fetch failed' },
+  chainUnavailable: { error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms', code: 'chain_unavailable' },
+  vaultTermsMismatch: {
+    error: 'Vault terms do not match the plan: amount_per_interval is 1 in the vault, 100000000 in the plan',
+    code: 'vault_terms_mismatch',
+  },
   rateLimited: { error: 'Rate limit exceeded, retry in 1 minute' },
 };

@@ -3,6 +3,7 @@
 // http/errors.ts's table, so the document and the answers cannot disagree on a status. A route
 // missing here fails the OpenAPI test, so a new route cannot ship undocumented.
 import type { BillingErrorCode } from '../../billing/errors.ts';
+import { PULL_REJECTION_CODES } from '../../billing/pulls/vault-gateway.ts';
 import * as ex from './examples.ts';
 
 /** Errors answered at the edge, before any verb runs. */
@@ -21,8 +22,8 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   NOT_FOUND: 'No such resource (or its merchant was deleted)',
   CONTRACT_ID_MISSING: 'CONTRACT_ID is not configured',
   DB_NOT_INITIALIZED: 'No database configured',
-  PULL_REJECTED: 'The chain refused the pull before inclusion; `code` says why',
-  CHAIN_UNAVAILABLE: 'The Soroban RPC could not be reached',
+  PULL_REJECTED: `The pull was refused before inclusion; \`code\` says why, one of: ${PULL_REJECTION_CODES.map((c) => `\`${c}\``).join(', ')}`,
+  CHAIN_UNAVAILABLE: 'The Soroban RPC did not answer in time or failed before anything was sent (`code`: `chain_unavailable`); nothing changed',
   DATABASE: "A database error, with the database's own message",
 };
 
@@ -173,6 +174,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       ['SECRET_MISMATCH', ex.errors.secretMismatch],
       ['NOT_FOUND', ex.errors.notFound('Subscription')],
       ['PULL_REJECTED', ex.errors.pullRejected],
+      ['PULL_REJECTED', ex.errors.vaultTermsMismatch],
       ['CONTRACT_ID_MISSING', ex.errors.contractMissing],
       ['CHAIN_UNAVAILABLE', ex.errors.chainUnavailable],
       ...bodyErrors,
