@@ -27,7 +27,12 @@ async function main(): Promise<void> {
   if (config.database.kind === 'none') {
     log.warn('NODE_ENV=production without DATABASE_URL: routes that need the database answer 500');
   } else {
-    const applied = await migrate(deps.db, (msg) => log.debug(msg));
+    const applied = await migrate(deps.db, (msg) => log.debug(msg)).catch((err: unknown) => {
+      // The first statement of the process: an unreachable or black-holed server ends here, after
+      // DB_CONNECT_TIMEOUT_MS, with a message that says which database and why.
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(`cannot use the database (${describeDatabase(config.database)}): ${reason}`);
+    });
     log.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
   }
   if (!config.contractId) log.warn('CONTRACT_ID is not set: /trigger-pull will answer 500 until it is');
