@@ -24,11 +24,18 @@ export class AuthManager {
   readonly mode: AuthMode;
   private readonly source: string;
   private readonly networkId: Uint8Array;
+  private readonly useAddressV2: boolean;
   private readonly recorded: Recorded[] = [];
   private readonly trackers: Tracker[];
 
-  constructor(mode: AuthMode, source: string, entries: xdr.SorobanAuthorizationEntry[], networkId: Uint8Array) {
+  /**
+   * `useAddressV2`: recording returns CAP-71 SOROBAN_CREDENTIALS_ADDRESS_V2 instead of legacy
+   * ADDRESS for non-source signers, as simulateTransaction does with `useUpgradedAuth: true`
+   * (rs-soroban-env e2e_invoke.rs RecordedAuthPayload::into_auth_entry_with_emulated_signature).
+   */
+  constructor(mode: AuthMode, source: string, entries: xdr.SorobanAuthorizationEntry[], networkId: Uint8Array, useAddressV2 = false) {
     this.mode = mode;
+    this.useAddressV2 = useAddressV2;
     this.source = source;
     this.networkId = networkId;
     this.trackers = entries.map((entry) => ({
@@ -50,17 +57,21 @@ export class AuthManager {
   /** The entries a recording simulation returns, in the order they were first needed. */
   entries(): xdr.SorobanAuthorizationEntry[] {
     return this.recorded.map((r) => {
-      const credentials =
-        r.nonce === undefined
-          ? xdr.SorobanCredentials.sorobanCredentialsSourceAccount()
-          : xdr.SorobanCredentials.sorobanCredentialsAddress(
-              new xdr.SorobanAddressCredentials({
-                address: scAddress(r.address),
-                nonce: r.nonce,
-                signatureExpirationLedger: 0,
-                signature: xdr.ScVal.scvVoid(),
-              }),
-            );
+      if (r.nonce === undefined) {
+        return new xdr.SorobanAuthorizationEntry({
+          credentials: xdr.SorobanCredentials.sorobanCredentialsSourceAccount(),
+          rootInvocation: toInvocation(r.root),
+        });
+      }
+      const address = new xdr.SorobanAddressCredentials({
+        address: scAddress(r.address),
+        nonce: r.nonce,
+        signatureExpirationLedger: 0,
+        signature: xdr.ScVal.scvVoid(),
+      });
+      const credentials = this.useAddressV2
+        ? xdr.SorobanCredentials.sorobanCredentialsAddressV2(address)
+        : xdr.SorobanCredentials.sorobanCredentialsAddress(address);
       return new xdr.SorobanAuthorizationEntry({ credentials, rootInvocation: toInvocation(r.root) });
     });
   }

@@ -21,6 +21,8 @@ export type InvokeRequest = {
   authEntries: xdr.SorobanAuthorizationEntry[];
   authMode: AuthMode;
   access: AccessMode;
+  /** Record SOROBAN_CREDENTIALS_ADDRESS_V2 rather than legacy ADDRESS (simulation's useUpgradedAuth). */
+  useAddressV2?: boolean;
 };
 
 export type InvokeOutcome = {
@@ -48,7 +50,7 @@ export function contractCall(fn: xdr.HostFunction): Call | undefined {
 
 export function invoke(req: InvokeRequest): InvokeOutcome {
   const storage = new StorageView(req.state, req.ledgerSeq, req.access);
-  const auth = new AuthManager(req.authMode, req.source, req.authEntries, req.networkId);
+  const auth = new AuthManager(req.authMode, req.source, req.authEntries, req.networkId, req.useAddressV2);
   const host = new Host({
     storage,
     auth,

@@ -19,6 +19,8 @@ export type SimulateParams = {
   transaction?: unknown;
   authMode?: unknown;
   resourceConfig?: { instructionLeeway?: unknown };
+  /** RPC ≥ 27.1: record CAP-71 ADDRESS_V2 credentials. SDK 17 always sends true, older SDKs never. */
+  useUpgradedAuth?: unknown;
 };
 
 const AUTH_MODES = ['', 'enforce', 'record', 'record_allow_nonroot'];
@@ -60,6 +62,7 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     authEntries: op.auth,
     authMode: enforce ? 'enforce' : 'record',
     access: { kind: 'record' },
+    useAddressV2: params.useUpgradedAuth === true,
   });
   const events = out.host.events.map((e) => toDiagnosticEvent(e).toXdr('base64'));
   if (out.error || !out.value) {
