@@ -34,8 +34,10 @@ export interface Devnet extends DevnetInfo {
   process: ChildProcess;
 }
 
-export async function startDevnet(options: { ledgerMs?: number } = {}): Promise<Devnet> {
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--ledger-ms', String(options.ledgerMs ?? 200), '--json'], {
+export async function startDevnet(options: { ledgerMs?: number; retentionLedgers?: number } = {}): Promise<Devnet> {
+  const args = [CLI, '--port', '0', '--ledger-ms', String(options.ledgerMs ?? 200), '--json'];
+  if (options.retentionLedgers !== undefined) args.push('--retention-ledgers', String(options.retentionLedgers));
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
