@@ -42,6 +42,7 @@ export type Devnet = {
 export { DevnetControl } from './control/controls.ts';
 export type { DevnetState } from './control/controls.ts';
 export type { FaultSpec } from './ledger/faults.ts';
+export type { TrafficArm, TrafficRequest, TrafficTx } from './control/traffic.ts';
 export type { Submission } from './ledger/history.ts';
 
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {

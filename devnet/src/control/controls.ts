@@ -9,6 +9,7 @@ import { accountKey, keyId } from '../ledger/keys.ts';
 import type { Network } from '../ledger/network.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { invoke } from '../tx/invoke.ts';
+import { addTraffic, type TrafficRequest, type TrafficTx } from './traffic.ts';
 
 export class ControlError extends Error {}
 
@@ -40,6 +41,21 @@ export class DevnetControl {
   mint(to: string, amount: string): { to: string; amount: string } {
     if (!StrKey.isValidEd25519PublicKey(to) && !StrKey.isValidContract(to)) throw new ControlError('to must be a G… or C… address');
     if (!/^\d+$/.test(amount)) throw new ControlError('amount must be a non-negative integer string of raw units');
+    this.mintUnits(to, BigInt(amount));
+    return { to, amount };
+  }
+
+  /**
+   * Adds other accounts' transactions to the coming ledgers: `count` token transfers between
+   * traffic accounts, cycling through the credential arms (source account, ADDRESS, ADDRESS_V2,
+   * ADDRESS_WITH_DELEGATES), spread over `ledgers` ledgers (default count / 4, rounded up).
+   * The WITH_DELEGATES ones come from a custom account the devnet does not run: included, FAILED.
+   */
+  traffic(req: TrafficRequest): { transactions: TrafficTx[] } {
+    return { transactions: addTraffic(this.net, req, (to, amount) => this.mintUnits(to, amount)) };
+  }
+
+  private mintUnits(to: string, amount: bigint): void {
     const { tokenAdmin, token } = this.net.genesis;
     const out = invoke({
       state: this.net.state,
@@ -48,14 +64,13 @@ export class DevnetControl {
       timestamp: BigInt(this.net.latest.closeTime),
       networkId: this.net.networkId,
       source: tokenAdmin.publicKey(),
-      hostFunction: mintCall(token, to, BigInt(amount)),
+      hostFunction: mintCall(token, to, amount),
       authEntries: [],
       authMode: 'record',
       access: { kind: 'record' },
     });
     if (out.error) throw new ControlError(`mint failed: ${out.error.message}`);
     out.storage.commit();
-    return { to, amount };
   }
 
   advanceTime(seconds: number): DevnetState {

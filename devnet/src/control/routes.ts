@@ -1,5 +1,6 @@
 // HTTP routes of the control API under /control: JSON in, JSON out, never JSON-RPC.
 import { parseFault } from '../ledger/faults.ts';
+import { parseTraffic } from './traffic.ts';
 import type { DevnetControl } from './controls.ts';
 
 type Body = Record<string, unknown>;
@@ -14,6 +15,7 @@ const routes: Record<string, Route> = {
   '/control/resume': { method: 'POST', run: (c) => c.resume() },
   '/control/faults': { method: 'POST', run: (c, b) => c.fault(parseFault(b)) },
   '/control/faults/clear': { method: 'POST', run: (c) => c.clearFaults() },
+  '/control/traffic': { method: 'POST', run: (c, b) => c.traffic(parseTraffic(b)) },
   '/control/reset': { method: 'POST', run: (c) => c.reset() },
   '/control/snapshot': { method: 'POST', run: (c) => c.snapshot() },
   '/control/restore': { method: 'POST', run: (c, b) => c.restore(String(b.id ?? '')) },
