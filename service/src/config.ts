@@ -39,6 +39,9 @@ const EnvSchema = z.object({
     .optional(),
   // Time limit of every Soroban RPC call.
   RPC_TIMEOUT_MS: int(100, 600_000).default(10_000),
+  // Highest inclusion fee (stroops) a pull bids; above it the pull is refused as fee_too_high. The
+  // resource fee (from simulation) comes on top and is not capped by it.
+  MAX_INCLUSION_FEE: int(100, 1_000_000_000).default(100_000),
   // Each merchant's pulls run one at a time in a process (one sequence number): at most this many
   // wait, each at most this long, before /trigger-pull answers 500 chain_busy.
   MERCHANT_QUEUE_MAX: int(1, 100_000).default(100),
@@ -76,6 +79,7 @@ export interface Config {
   contractId: string | undefined;
   defaultTokenContractId: string | undefined;
   rpcTimeoutMs: number;
+  maxInclusionFee: number;
   merchantQueue: { maxQueued: number; maxWaitMs: number };
   txPollTimeoutMs: number;
   txPollIntervalMs: number;
@@ -114,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     contractId: e.CONTRACT_ID,
     defaultTokenContractId: e.DEFAULT_TOKEN_CONTRACT_ID,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
+    maxInclusionFee: e.MAX_INCLUSION_FEE,
     merchantQueue: { maxQueued: e.MERCHANT_QUEUE_MAX, maxWaitMs: e.MERCHANT_QUEUE_WAIT_MS },
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,

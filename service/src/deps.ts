@@ -106,6 +106,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     networkPassphrase: config.networkPassphrase,
     pollIntervalMs: config.txPollIntervalMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
+    maxInclusionFee: BigInt(config.maxInclusionFee),
     queue: config.merchantQueue,
     onRpcCall: metrics.observeRpc,
   });

@@ -20,6 +20,8 @@ export class LedgerClock {
   #ref: Bounds | undefined;
   #first: { seq: number; closeTime: number } | undefined;
   #last: { seq: number; closeTime: number } | undefined;
+  /** Wall time (ms) at which #last was first seen. */
+  #lastSeenAt = 0;
   #defaultPeriodMs: number;
 
   constructor(defaultPeriodMs = 5000) {
@@ -53,7 +55,10 @@ export class LedgerClock {
   /** Records that `seq` (closed at `closeTimeSeconds`) was the latest ledger at wall time `now`. */
   observe(seq: number, closeTimeSeconds: number, now = Date.now()): void {
     if (!this.#first) this.#first = { seq, closeTime: closeTimeSeconds };
-    if (!this.#last || seq > this.#last.seq) this.#last = { seq, closeTime: closeTimeSeconds };
+    if (!this.#last || seq > this.#last.seq) {
+      this.#last = { seq, closeTime: closeTimeSeconds };
+      this.#lastSeenAt = now;
+    }
     const p = this.periodMs();
     let lo = now - p;
     let hi = now;
@@ -63,6 +68,15 @@ export class LedgerClock {
       hi = Math.min(hi, carried.hi);
     }
     this.#ref = { seq, lo, hi };
+  }
+
+  /**
+   * The network's time now (unix seconds): the latest close time seen plus the wall time since it
+   * was seen. Never ahead of the network (the close happened before we saw it), so a time bound
+   * built on it is never later than intended. undefined before any observation.
+   */
+  networkNow(now = Date.now()): number | undefined {
+    return this.#last ? this.#last.closeTime + Math.floor((now - this.#lastSeenAt) / 1000) : undefined;
   }
 
   /** When to look for the ledger after `seq`: the midpoint while unsure, else just after `hi`; NaN before calibration. */

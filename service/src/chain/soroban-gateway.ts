@@ -16,6 +16,7 @@ import {
   type VaultGateway,
 } from '../billing/pulls/vault-gateway.ts';
 import { classifySimulationFailure, type VaultFacts } from './chain-errors.ts';
+import { FeeBidder } from './fee-bid.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
 import { accountSequence, latestCloseTime } from './ledger-reads.ts';
@@ -32,14 +33,22 @@ export interface ChainConfig {
   pollIntervalMs: number;
   /** Time limit of each RPC call. */
   rpcTimeoutMs: number;
+  /** Highest inclusion fee a pull may bid, stroops. */
+  maxInclusionFee: bigint;
   /** Bounds of each merchant's queue in this process. */
   queue: QueueLimits;
   /** Optional: told the duration of every RPC call (the metrics' latency histogram). */
   onRpcCall?: RpcCallObserver;
 }
 
-/** Core refuses a transaction that would expire within about two ledgers (txTOO_LATE). */
+/**
+ * Core refuses a transaction whose maxTime is less than about two expected ledger closes after the
+ * last close (txTOO_LATE; stellar-core's getUpperBoundCloseTimeOffset, 10 s at 5 s ledgers). Such
+ * an envelope is rebuilt, never sent.
+ */
 const SUBMIT_SAFETY_SECONDS = 10;
+/** Rebuild rather than send when fewer network seconds than this are left of the time bound. */
+const MIN_VALIDITY_AT_SEND_SECONDS = SUBMIT_SAFETY_SECONDS + 2;
 const MIN_POLL_DELAY_MS = 20;
 /** How long after a predicted ledger close we look, to let the RPC ingest it. */
 const POLL_GRACE_MS = 40;
@@ -65,6 +74,17 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
   const sent = new Map<string, { source: string; sequence: bigint; latestLedger: number }>();
+  // p90 of recent Soroban inclusion fees: above what most included transactions paid.
+  const bidder = new FeeBidder(async () => BigInt((await server.getFeeStats()).sorobanInclusionFee.p90), config.maxInclusionFee);
+
+  /** The network's time, from the latest close time any answer carried; asked for once if none has. */
+  async function networkNow(): Promise<number> {
+    const known = clock.networkNow();
+    if (known !== undefined) return known;
+    const latest = await server._getLatestLedger();
+    clock.observe(latest.sequence, Number(latest.closeTime));
+    return Number(latest.closeTime);
+  }
   const polls = new Map<string, Promise<TxObservation>>();
 
   async function vaultFacts(contractId: string, user: string, merchant: string): Promise<VaultFacts | undefined> {
@@ -89,9 +109,10 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const merchant = key.publicKey;
     let tx: Transaction;
     let simulation: rpc.Api.SimulateTransactionResponse;
+    const inclusionFee = await bidder.bid(merchant);
     try {
-      const sequence = await currentSequence(merchant);
-      tx = buildPullTransaction({ ...input, merchant, sequence, networkPassphrase: config.networkPassphrase });
+      const [sequence, now] = await Promise.all([currentSequence(merchant), networkNow()]);
+      tx = buildPullTransaction({ ...input, merchant, sequence, inclusionFee, networkNow: now, networkPassphrase: config.networkPassphrase });
       simulation = await server.simulateTransaction(tx);
     } catch (err) {
       throw unavailable(err);
@@ -117,42 +138,51 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       source: merchant,
       sequence: prepared.sequence,
       minLedger: simulation.latestLedger,
+      inclusionFee: inclusionFee.toString(),
     };
   }
 
   async function send(pull: SignedPull): Promise<void> {
-    const tx = TransactionBuilder.fromXDR(pull.envelopeXdr, config.networkPassphrase);
-    for (;;) {
-      let res: rpc.Api.SendTransactionResponse;
-      try {
-        res = await server.sendTransaction(tx);
-      } catch (err) {
-        // An answer (a JSON-RPC error) means the RPC refused it. Anything else — a timeout, a
-        // dropped connection, a proxy's 502 — may have reached the network: the outcome is unknown.
-        const answered = err instanceof RpcCallError && err.answered;
-        const text = err instanceof Error ? err.message : String(err);
-        throw new PullRejection('submission_failed', `sendTransaction failed: ${text}`, { definitelyNotSent: answered });
-      }
-      clock.observe(res.latestLedger, Number(res.latestLedgerCloseTime));
-      if (res.status === 'PENDING' || res.status === 'DUPLICATE') {
-        sent.set(pull.hash, { source: pull.source, sequence: BigInt(pull.sequence), latestLedger: res.latestLedger });
-        return;
-      }
-      if (res.status === 'TRY_AGAIN_LATER') {
-        // Another transaction of this source is queued (another replica, or a late one of ours):
-        // the same envelope is accepted once that one is in a ledger, while the time bound allows.
-        const predicted = clock.nextPollAt(res.latestLedger, POLL_GRACE_MS);
-        const retryAt = Number.isNaN(predicted) ? Date.now() + config.pollIntervalMs : predicted;
-        if (retryAt / 1000 + SUBMIT_SAFETY_SECONDS < pull.maxTime) {
-          await sleep(retryAt - Date.now());
-          continue;
-        }
-        throw new PullRejection('submission_failed', 'sendTransaction answered TRY_AGAIN_LATER until the time bound');
-      }
-      const code = res.errorResult?.result.type ?? 'unknown';
-      sequences.forget(pull.source);
-      throw new PullRejection('submission_failed', `sendTransaction answered ERROR: ${code}`, { staleSequence: code === 'txBadSeq' });
+    const left = pull.maxTime - (clock.networkNow() ?? 0);
+    if (left < MIN_VALIDITY_AT_SEND_SECONDS) {
+      throw new PullRejection('submission_failed', `the time bound is ${left} s away: core would refuse it as txTOO_LATE`, { rebuild: true });
     }
+    const tx = TransactionBuilder.fromXDR(pull.envelopeXdr, config.networkPassphrase);
+    let res: rpc.Api.SendTransactionResponse;
+    try {
+      res = await server.sendTransaction(tx);
+    } catch (err) {
+      // An answer (a JSON-RPC error) means the RPC refused it. Anything else — a timeout, a
+      // dropped connection, a proxy's 502 — may have reached the network: the outcome is unknown.
+      const answered = err instanceof RpcCallError && err.answered;
+      const text = err instanceof Error ? err.message : String(err);
+      throw new PullRejection('submission_failed', `sendTransaction failed: ${text}`, { definitelyNotSent: answered });
+    }
+    clock.observe(res.latestLedger, Number(res.latestLedgerCloseTime));
+    if (res.status === 'PENDING' || res.status === 'DUPLICATE') {
+      bidder.accepted(pull.source);
+      sent.set(pull.hash, { source: pull.source, sequence: BigInt(pull.sequence), latestLedger: res.latestLedger });
+      return;
+    }
+    const bid = BigInt(pull.inclusionFee);
+    if (res.status === 'TRY_AGAIN_LATER') {
+      // Not queued: another transaction of this source is queued (another replica), the queue is
+      // full and our bid too low, or the hash is banned for a while. Re-sending the same envelope
+      // cannot fix the last two: after the next ledger, a new one is built with a higher bid.
+      bidder.refused(pull.source, bid);
+      await sleepUntilNextLedger(res.latestLedger);
+      throw new PullRejection('submission_failed', 'sendTransaction answered TRY_AGAIN_LATER', { rebuild: true });
+    }
+    const code = res.errorResult?.result.type ?? 'unknown';
+    sequences.forget(pull.source);
+    if (code === 'txInsufficientFee') bidder.refused(pull.source, bid);
+    const rebuild = code === 'txBadSeq' || code === 'txInsufficientFee' || code === 'txTooLate';
+    throw new PullRejection('submission_failed', `sendTransaction answered ERROR: ${code}`, { rebuild });
+  }
+
+  async function sleepUntilNextLedger(latestLedger: number): Promise<void> {
+    const predicted = clock.nextPollAt(latestLedger, POLL_GRACE_MS);
+    await sleep((Number.isNaN(predicted) ? Date.now() + config.pollIntervalMs : predicted) - Date.now());
   }
 
   async function observe(hash: string, parties?: Parties): Promise<TxObservation> {

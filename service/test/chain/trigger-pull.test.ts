@@ -174,12 +174,34 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
       expect(await pullsOf(t, s.subscriptionId)).toMatchObject([{ status: 'rejected' }]);
     });
 
-    it('TRY_AGAIN_LATER is retried with the same envelope until the network takes it', async () => {
+    it('TRY_AGAIN_LATER: rebuilt with a higher bid after the next ledger, the refused envelope recorded as rejected', async () => {
       const s = await setUpPull(t, devnet);
       await devnet.control('/faults', { kind: 'send', status: 'TRY_AGAIN_LATER' });
       const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
       expect(res.status).toBe(200);
-      expect(await pullsOnChain(devnet, s.merchant.publicKey())).toHaveLength(1);
+      expect((await pullsOnChain(devnet, s.merchant.publicKey())).map((tx) => tx.hash)).toEqual([res.body.txHash]);
+      const history = await pullsOf(t, s.subscriptionId);
+      expect(history).toMatchObject([
+        { tx_hash: res.body.txHash, status: 'confirmed' },
+        { status: 'rejected', error: 'sendTransaction answered TRY_AGAIN_LATER' },
+      ]);
+      expect(history[1]!.tx_hash).not.toBe(res.body.txHash);
+    });
+
+    it('an inclusion fee above MAX_INCLUSION_FEE is refused as fee_too_high before anything is sent', async () => {
+      const capped = await startApp(target, { env: chainEnv(devnet, { MAX_INCLUSION_FEE: '100' }) });
+      try {
+        const s = await setUpPull(capped, devnet);
+        await devnet.control('/faults', { kind: 'send', status: 'TRY_AGAIN_LATER' });
+        // The network refuses the bid at the cap: the next bid would be above it.
+        const res = await triggerPull(capped, s.subscriptionId, s.merchant.secret());
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual({ error: 'The network refused an inclusion fee of MAX_INCLUSION_FEE (100 stroops)', code: 'fee_too_high' });
+        expect(await pullsOnChain(devnet, s.merchant.publicKey())).toEqual([]);
+        expect(await pullsOf(capped, s.subscriptionId)).toMatchObject([{ status: 'rejected' }]);
+      } finally {
+        await capped.close();
+      }
     });
   });
 

@@ -52,7 +52,7 @@ export class ScriptedChain implements VaultGateway {
     }
     this.#counter++;
     const hash = crypto.randomUUID().replaceAll('-', '').padEnd(64, '0');
-    return { hash, envelopeXdr: 'AAAA', maxTime: this.#nowSeconds() + 30, source: this.#merchant.publicKey, sequence: String(this.#counter), minLedger: 1 };
+    return { hash, envelopeXdr: 'AAAA', maxTime: this.#nowSeconds() + 30, source: this.#merchant.publicKey, sequence: String(this.#counter), minLedger: 1, inclusionFee: '100' };
   }
 
   async send(pull: SignedPull): Promise<void> {

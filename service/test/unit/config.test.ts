@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       contractId: undefined,
       defaultTokenContractId: undefined,
       rpcTimeoutMs: 10_000,
+      maxInclusionFee: 100_000,
       merchantQueue: { maxQueued: 100, maxWaitMs: 60_000 },
       txPollTimeoutMs: 30_000,
       txPollIntervalMs: 1_000,

@@ -22,8 +22,11 @@ export interface TriggerPullDeps {
   pollTimeoutMs: number;
 }
 
-/** A stale sequence number (another replica used it) is worth one fresh build, not more. */
-const MAX_BUILDS = 2;
+/**
+ * A refused envelope (stale sequence, a bid too low, a time bound too close) is worth a few fresh
+ * builds, each recorded as its own attempt; then the pull is refused.
+ */
+const MAX_BUILDS = 4;
 
 export function rejectionToError(err: PullRejection): BillingError {
   return new BillingError(err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED', err.message, { code: err.code });
@@ -91,7 +94,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         // the attempt stays pending for the reconciler and the merchant gets its hash (202).
         if (!err.definitelyNotSent) return { kind: 'pending', txHash: recorded.tx_hash };
         await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, at: clock.now() });
-        if (err.staleSequence && build < MAX_BUILDS) continue;
+        if (err.rebuild && build < MAX_BUILDS) continue;
         throw rejectionToError(err);
       }
       const outcome = await waitAndSettle(ctx, recorded);

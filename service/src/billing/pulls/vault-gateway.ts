@@ -27,6 +27,8 @@ export interface SignedPull {
   sequence: string;
   /** The latest ledger when it was simulated: no ledger up to this one can include it. */
   minLedger: number;
+  /** The inclusion fee it bids, stroops (the resource fee comes on top). */
+  inclusionFee: string;
 }
 
 export type ChainTxStatus = 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
@@ -74,6 +76,7 @@ export const PULL_REJECTION_CODES = [
   'submission_failed',
   'chain_unavailable',
   'chain_busy',
+  'fee_too_high',
 ] as const;
 export type PullRejectionCode = (typeof PULL_REJECTION_CODES)[number];
 
@@ -81,18 +84,17 @@ export class PullRejection extends Error {
   readonly code: PullRejectionCode;
   /** False when the transaction may have reached the network anyway (transport error on send). */
   readonly definitelyNotSent: boolean;
-  /** The sequence number was stale (txBAD_SEQ): building again from a fresh one may succeed. */
-  readonly staleSequence: boolean;
-  constructor(
-    code: PullRejectionCode,
-    message: string,
-    options: { definitelyNotSent?: boolean; staleSequence?: boolean } = {},
-  ) {
+  /**
+   * The network refused this envelope but a new one may pass: a stale sequence number (txBAD_SEQ),
+   * a bid it would not take (TRY_AGAIN_LATER, txINSUFFICIENT_FEE), a time bound too close (txTOO_LATE).
+   */
+  readonly rebuild: boolean;
+  constructor(code: PullRejectionCode, message: string, options: { definitelyNotSent?: boolean; rebuild?: boolean } = {}) {
     super(message);
     this.name = 'PullRejection';
     this.code = code;
     this.definitelyNotSent = options.definitelyNotSent ?? true;
-    this.staleSequence = options.staleSequence ?? false;
+    this.rebuild = options.rebuild ?? false;
   }
 }
 

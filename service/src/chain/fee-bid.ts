@@ -1,0 +1,66 @@
+// The inclusion fee a pull bids. Soroban's fee is the resource fee (from simulation, never capped
+// here) plus an inclusion fee that decides priority when ledgers are full (surge pricing). The bid
+// follows the network: a percentile of recent Soroban inclusion fees from getFeeStats, read at most
+// once per ledger for all merchants; after a refusal (TRY_AGAIN_LATER, txINSUFFICIENT_FEE) the next
+// bid of that source doubles. Above MAX_INCLUSION_FEE the pull is refused as fee_too_high.
+import { PullRejection } from '../billing/pulls/vault-gateway.ts';
+
+/** The network's minimum inclusion fee per operation (stroops). */
+export const BASE_INCLUSION_FEE = 100n;
+
+export interface FeeStatsReader {
+  /** The chosen percentile of recent Soroban inclusion fees, stroops. */
+  (): Promise<bigint>;
+}
+
+export class FeeBidder {
+  #read: FeeStatsReader;
+  #max: bigint;
+  #ttlMs: number;
+  #stats: { fee: bigint; at: number } | undefined;
+  #floor = new Map<string, bigint>();
+
+  constructor(read: FeeStatsReader, maxInclusionFee: bigint, ttlMs = 5_000) {
+    this.#read = read;
+    this.#max = maxInclusionFee;
+    this.#ttlMs = ttlMs;
+  }
+
+  async #networkFee(): Promise<bigint> {
+    if (this.#stats && Date.now() - this.#stats.at < this.#ttlMs) return this.#stats.fee;
+    try {
+      this.#stats = { fee: await this.#read(), at: Date.now() };
+    } catch {
+      // Fee statistics are advice: without them, bid what we last knew (or the minimum), and a
+      // refusal raises the bid.
+      return this.#stats?.fee ?? BASE_INCLUSION_FEE;
+    }
+    return this.#stats.fee;
+  }
+
+  /** The bid for the next transaction of `source`; throws PullRejection('fee_too_high'). */
+  async bid(source: string): Promise<bigint> {
+    const network = await this.#networkFee();
+    const floor = this.#floor.get(source) ?? 0n;
+    if (network > this.#max) {
+      throw new PullRejection('fee_too_high', `The network wants an inclusion fee of ${network} stroops, above MAX_INCLUSION_FEE (${this.#max})`);
+    }
+    if (floor > this.#max) {
+      throw new PullRejection('fee_too_high', `The network refused an inclusion fee of MAX_INCLUSION_FEE (${this.#max} stroops)`);
+    }
+    return [BASE_INCLUSION_FEE, network, floor].reduce((a, b) => (a > b ? a : b));
+  }
+
+  /**
+   * The network refused `bid` before accepting the envelope: bid more next time, up to the cap
+   * (a refusal at the cap itself means the network wants more than we may pay).
+   */
+  refused(source: string, bid: bigint): void {
+    this.#floor.set(source, bid >= this.#max ? this.#max + 1n : bid * 2n > this.#max ? this.#max : bid * 2n);
+  }
+
+  /** An envelope of `source` was accepted: back to the network's level. */
+  accepted(source: string): void {
+    this.#floor.delete(source);
+  }
+}
