@@ -6,18 +6,25 @@
 // We only claim a cause we have established; otherwise the chain's text stands alone.
 import { Address, type xdr } from '@stellar/stellar-sdk';
 import { PullRejection, type PullRejectionCode, type VaultTerms } from '../billing/pulls/vault-gateway.ts';
+import type { AllowanceState } from './allowance-state.ts';
 
-type EstablishedCode = Extract<PullRejectionCode, 'too_early' | 'vault_missing' | 'insufficient_allowance' | 'insufficient_balance'>;
+type EstablishedCode = Extract<
+  PullRejectionCode,
+  'too_early' | 'vault_missing' | 'insufficient_allowance' | 'allowance_expired' | 'allowance_revoked' | 'insufficient_balance'
+>;
 
+// The spec's phrase comes first whatever the finer cause, so a client matching on it keeps working.
 const PHRASES: Record<EstablishedCode, string> = {
   too_early: 'Too early to pull funds',
   vault_missing: 'Vault does not exist',
   insufficient_allowance: 'Insufficient allowance',
+  allowance_expired: 'Insufficient allowance',
+  allowance_revoked: 'Insufficient allowance',
   insufficient_balance: 'Insufficient balance',
 };
 
 /** SAC error codes (ContractError in the built-in token contract). */
-const ALLOWANCE_ERROR = 9;
+export const ALLOWANCE_ERROR = 9;
 const BALANCE_ERROR = 10;
 
 export interface SimulationFailure {
@@ -29,6 +36,16 @@ export interface VaultFacts {
   vault: VaultTerms | undefined;
   /** Close time of the latest ledger when the vault was read, unix seconds. */
   ledgerTime: bigint;
+  /** Read only when the vault's token raised #9: the allowance entry, or null when there is none. */
+  allowance?: AllowanceState | null;
+  /** This subscription was collected before, so an allowance was live then (evidence of expiry). */
+  collectedBefore?: boolean;
+}
+
+/** True when the failure is `Error(Contract, #code)` raised by `token` (another contract's #9 means something else). */
+export function raisedBy(failure: SimulationFailure, code: number, token: string): boolean {
+  const match = /Error\(Contract, #(\d+)\)/.exec(failure.error);
+  return match !== null && Number(match[1]) === code && contractsRaising(failure.events, code).includes(token);
 }
 
 export function isVmTrap(failure: SimulationFailure): boolean {
@@ -58,7 +75,8 @@ export function classifySimulationFailure(
   acceptVault: (vault: VaultTerms) => void,
 ): PullRejection {
   const chainText = failure.error;
-  const reject = (code: EstablishedCode) => new PullRejection(code, `${PHRASES[code]}: ${chainText}`);
+  const reject = (code: EstablishedCode, detail?: string) =>
+    new PullRejection(code, `${PHRASES[code]}: ${detail ? `${detail}: ` : ''}${chainText}`);
   const vault = facts?.vault;
   if (facts && !vault && isVmTrap(failure)) return reject('vault_missing');
   if (!vault) return new PullRejection('simulation_failed', chainText);
@@ -71,10 +89,26 @@ export function classifySimulationFailure(
   if (isVmTrap(failure) && vault.lastPullTimestamp > 0n && facts!.ledgerTime < vault.lastPullTimestamp + vault.intervalSeconds) {
     return reject('too_early');
   }
-  const match = /Error\(Contract, #(\d+)\)/.exec(chainText);
-  const code = match ? Number(match[1]) : undefined;
-  // Only the vault's token raising the code counts: another contract's #9 means something else.
-  if (code === ALLOWANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) return reject('insufficient_allowance');
-  if (code === BALANCE_ERROR && contractsRaising(failure.events, code).includes(vault.token)) return reject('insufficient_balance');
+  if (raisedBy(failure, ALLOWANCE_ERROR, vault.token)) return allowanceCause(facts!, reject);
+  if (raisedBy(failure, BALANCE_ERROR, vault.token)) return reject('insufficient_balance');
   return new PullRejection('simulation_failed', chainText);
+}
+
+/**
+ * #9 reads the same on chain for a too-small, an expired and a revoked allowance. The allowance
+ * entry tells them apart: past its live_until_ledger → expired; live at 0 → revoked by the
+ * subscriber (approve(…, 0) is how a subscriber stops payments: the vault has no cancel). No entry
+ * at all is "expired" only with evidence that one was live before (an earlier collection).
+ */
+function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detail?: string) => PullRejection): PullRejection {
+  const a = facts.allowance;
+  if (a === undefined) return reject('insufficient_allowance');
+  if (a === null) {
+    return facts.collectedBefore
+      ? reject('allowance_expired', 'the allowance has expired (no allowance entry is left, and an earlier pull succeeded)')
+      : reject('insufficient_allowance');
+  }
+  if (a.liveUntilLedger < a.latestLedger) return reject('allowance_expired', `the allowance expired at ledger ${a.liveUntilLedger}`);
+  if (a.amount === 0n) return reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)');
+  return reject('insufficient_allowance');
 }

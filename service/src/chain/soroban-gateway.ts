@@ -15,7 +15,8 @@ import {
   type TxObservation,
   type VaultGateway,
 } from '../billing/pulls/vault-gateway.ts';
-import { classifySimulationFailure, type VaultFacts } from './chain-errors.ts';
+import { readAllowance } from './allowance-state.ts';
+import { ALLOWANCE_ERROR, classifySimulationFailure, raisedBy, type VaultFacts } from './chain-errors.ts';
 import { FeeBidder } from './fee-bid.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
@@ -119,6 +120,13 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     }
     if (rpc.Api.isSimulationError(simulation)) {
       const facts = await vaultFacts(input.contractId, input.user, merchant);
+      if (facts?.vault && raisedBy(simulation, ALLOWANCE_ERROR, facts.vault.token)) {
+        facts.collectedBefore = input.collectedBefore;
+        facts.allowance = await readAllowance(server, facts.vault.token, input.user, input.contractId).then(
+          (a) => a ?? null,
+          () => undefined, // unreadable: the plain cause stands
+        );
+      }
       throw classifySimulationFailure(simulation, facts, input.acceptVault);
     }
     // A successful simulation lists the vault entry it would update: its terms, no extra read.

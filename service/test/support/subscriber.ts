@@ -43,6 +43,8 @@ export interface SubscriberOptions {
   withoutVault?: boolean;
   /** The vault's token (default: the local network's token). */
   token?: string;
+  /** Ledgers until the allowance's live_until_ledger (default 100,000). */
+  allowanceLedgers?: number;
 }
 
 export async function setUpSubscriber(devnet: Devnet, merchant: string, o: SubscriberOptions): Promise<Keypair> {
@@ -55,7 +57,7 @@ export async function setUpSubscriber(devnet: Devnet, merchant: string, o: Subsc
     new Address(user.publicKey()).toScVal(),
     new Address(vault).toScVal(),
     nativeToScVal(o.allowance ?? o.amountPerInterval * 10n, { type: 'i128' }),
-    nativeToScVal(sequence + 100_000, { type: 'u32' }),
+    nativeToScVal(sequence + (o.allowanceLedgers ?? 100_000), { type: 'u32' }),
   ]);
   if (!o.withoutVault) {
     await invoke(devnet, user, vault, 'create_vault', [

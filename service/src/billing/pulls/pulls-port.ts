@@ -14,6 +14,8 @@ export interface PullContext {
   merchantId: string;
   merchantWallet: string;
   merchantDeleted: boolean;
+  /** A pull of this subscription was confirmed before. */
+  collectedBefore: boolean;
 }
 
 export type PullStatus = 'pending' | 'confirmed' | 'failed' | 'expired' | 'rejected';

@@ -63,7 +63,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
   async function attempt(ctx: PullContext, key: MerchantKey, contractId: string): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
-      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault }).catch((err: unknown) => {
+      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore }).catch((err: unknown) => {
         throw err instanceof PullRejection ? rejectionToError(err) : err;
       });
       const now = clock.now();

@@ -71,6 +71,8 @@ export const PULL_REJECTION_CODES = [
   'vault_missing',
   'vault_terms_mismatch',
   'insufficient_allowance',
+  'allowance_expired',
+  'allowance_revoked',
   'insufficient_balance',
   'simulation_failed',
   'submission_failed',
@@ -108,6 +110,8 @@ export interface PreparePullInput {
   key: MerchantKey;
   user: string;
   contractId: string;
+  /** This subscription was collected before: an allowance was live then (evidence of expiry). */
+  collectedBefore: boolean;
   /**
    * Called with the vault's terms as soon as they are known (from a successful simulation, or
    * read after a failed one) and before anything is signed; throws a PullRejection to refuse.

@@ -27,7 +27,8 @@ export function createPullsRepo(db: Queryable): PullsRepo {
         `SELECT s.id AS "subscriptionId", s.customer_wallet_address AS "customerWallet",
                 s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate",
                 p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds::int AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
-                m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted"
+                m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted",
+                EXISTS (SELECT 1 FROM pulls c WHERE c.subscription_id = s.id AND c.status = 'confirmed') AS "collectedBefore"
            FROM subscriptions s JOIN plans p ON p.id = s.plan_id JOIN merchants m ON m.id = p.merchant_id
           WHERE s.id = $1`,
         [subscriptionId],
