@@ -4,13 +4,22 @@
 // established from the vault's storage and the ledger time; the token's own failures arrive as
 // `Error(Contract, #9)` (allowance) and `#10` (balance) raised by the token contract.
 // We only claim a cause we have established; otherwise the chain's text stands alone.
-import { Address, type xdr } from '@stellar/stellar-sdk';
 import { PullRejection, type PullRejectionCode, type VaultTerms } from '../billing/pulls/vault-gateway.ts';
 import type { AllowanceState } from './allowance-state.ts';
+import { errorEventData, type SimulationFailure } from './error-events.ts';
+import { holderCause } from './holder-errors.ts';
 
 type EstablishedCode = Extract<
   PullRejectionCode,
-  'too_early' | 'vault_missing' | 'insufficient_allowance' | 'allowance_expired' | 'allowance_revoked' | 'insufficient_balance'
+  | 'too_early'
+  | 'vault_missing'
+  | 'insufficient_allowance'
+  | 'allowance_expired'
+  | 'allowance_revoked'
+  | 'insufficient_balance'
+  | 'merchant_trustline_missing'
+  | 'merchant_not_authorized'
+  | 'merchant_over_limit'
 >;
 
 // The spec's phrase comes first whatever the finer cause, so a client matching on it keeps working.
@@ -21,16 +30,14 @@ const PHRASES: Record<EstablishedCode, string> = {
   allowance_expired: 'Insufficient allowance',
   allowance_revoked: 'Insufficient allowance',
   insufficient_balance: 'Insufficient balance',
+  merchant_trustline_missing: 'Merchant cannot receive the token',
+  merchant_not_authorized: 'Merchant cannot receive the token',
+  merchant_over_limit: 'Merchant cannot receive the token',
 };
 
-/** SAC error codes (ContractError in the built-in token contract). */
+/** SAC error code for allowances (ContractError in the built-in token contract). */
 export const ALLOWANCE_ERROR = 9;
-const BALANCE_ERROR = 10;
 
-export interface SimulationFailure {
-  error: string;
-  events: xdr.DiagnosticEvent[];
-}
 
 export interface VaultFacts {
   vault: VaultTerms | undefined;
@@ -40,28 +47,20 @@ export interface VaultFacts {
   allowance?: AllowanceState | null;
   /** This subscription was collected before, so an allowance was live then (evidence of expiry). */
   collectedBefore?: boolean;
+  /** The merchant's account (the receiving side of the transfer). */
+  merchant?: string;
+  /** Read only on #11: whether the merchant's trustline is authorized. */
+  merchantAuthorized?: boolean;
 }
 
 /** True when the failure is `Error(Contract, #code)` raised by `token` (another contract's #9 means something else). */
 export function raisedBy(failure: SimulationFailure, code: number, token: string): boolean {
   const match = /Error\(Contract, #(\d+)\)/.exec(failure.error);
-  return match !== null && Number(match[1]) === code && contractsRaising(failure.events, code).includes(token);
+  return match !== null && Number(match[1]) === code && errorEventData(failure.events, code, token).length > 0;
 }
 
 export function isVmTrap(failure: SimulationFailure): boolean {
   return failure.error.includes('Error(WasmVm, InvalidAction)');
-}
-
-/** Contract ids that raised `Error(Contract, #code)` according to the diagnostic events. */
-function contractsRaising(events: xdr.DiagnosticEvent[], code: number): string[] {
-  const raisers: string[] = [];
-  for (const { event } of events) {
-    const [first, second] = event.body.v0.topics;
-    if (first?.type !== 'scvSymbol' || first.sym.toString() !== 'error') continue;
-    if (second?.type !== 'scvError' || second.error.type !== 'sceContract' || second.error.contractCode !== code) continue;
-    if (event.contractId) raisers.push(Address.contract(event.contractId.value).toString());
-  }
-  return raisers;
 }
 
 /**
@@ -90,7 +89,8 @@ export function classifySimulationFailure(
     return reject('too_early');
   }
   if (raisedBy(failure, ALLOWANCE_ERROR, vault.token)) return allowanceCause(facts!, reject);
-  if (raisedBy(failure, BALANCE_ERROR, vault.token)) return reject('insufficient_balance');
+  const holder = holderCause(failure, vault.token, facts!.merchant ?? '', facts!.merchantAuthorized);
+  if (holder) return reject(holder.code, holder.detail);
   return new PullRejection('simulation_failed', chainText);
 }
 

@@ -18,6 +18,8 @@ import {
 import { readAllowance } from './allowance-state.ts';
 import { ALLOWANCE_ERROR, classifySimulationFailure, raisedBy, type VaultFacts } from './chain-errors.ts';
 import { FeeBidder } from './fee-bid.ts';
+import { DEAUTHORIZED_ERROR } from './holder-errors.ts';
+import { merchantTrustlineAuthorized } from './trustline-state.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
 import { accountSequence, latestCloseTime } from './ledger-reads.ts';
@@ -120,6 +122,10 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     }
     if (rpc.Api.isSimulationError(simulation)) {
       const facts = await vaultFacts(input.contractId, input.user, merchant);
+      if (facts) facts.merchant = merchant;
+      if (facts?.vault && raisedBy(simulation, DEAUTHORIZED_ERROR, facts.vault.token)) {
+        facts.merchantAuthorized = await merchantTrustlineAuthorized(server, facts.vault.token, merchant, config.networkPassphrase).catch(() => undefined);
+      }
       if (facts?.vault && raisedBy(simulation, ALLOWANCE_ERROR, facts.vault.token)) {
         facts.collectedBefore = input.collectedBefore;
         facts.allowance = await readAllowance(server, facts.vault.token, input.user, input.contractId).then(
