@@ -51,6 +51,8 @@ export interface VaultFacts {
   merchant?: string;
   /** Read only on #11: whether the merchant's trustline is authorized. */
   merchantAuthorized?: boolean;
+  /** Read only when the vault is missing: its subscriber's cancel_vault, if the RPC still has it. */
+  cancelledAtLedger?: number;
 }
 
 /** True when the failure is `Error(Contract, #code)` raised by `token` (another contract's #9 means something else). */
@@ -77,7 +79,10 @@ export function classifySimulationFailure(
   const reject = (code: EstablishedCode, detail?: string) =>
     new PullRejection(code, `${PHRASES[code]}: ${detail ? `${detail}: ` : ''}${chainText}`);
   const vault = facts?.vault;
-  if (facts && !vault && isVmTrap(failure)) return reject('vault_missing');
+  if (facts && !vault && isVmTrap(failure)) {
+    const cancelled = facts.cancelledAtLedger;
+    return reject('vault_missing', cancelled ? `the subscriber cancelled it (cancel_vault in ledger ${cancelled})` : undefined);
+  }
   if (!vault) return new PullRejection('simulation_failed', chainText);
   try {
     acceptVault(vault);

@@ -20,6 +20,7 @@ import { ALLOWANCE_ERROR, classifySimulationFailure, raisedBy, type VaultFacts }
 import { FeeBidder } from './fee-bid.ts';
 import { DEAUTHORIZED_ERROR } from './holder-errors.ts';
 import { merchantTrustlineAuthorized } from './trustline-state.ts';
+import { findCancellation } from './vault-events.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
 import { accountSequence, latestCloseTime } from './ledger-reads.ts';
@@ -123,6 +124,12 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     if (rpc.Api.isSimulationError(simulation)) {
       const facts = await vaultFacts(input.contractId, input.user, merchant);
       if (facts) facts.merchant = merchant;
+      if (facts && !facts.vault) {
+        facts.cancelledAtLedger = await findCancellation(server, input.contractId, input.user, merchant).then(
+          (c) => c?.ledger,
+          () => undefined, // no events to read: the plain cause stands
+        );
+      }
       if (facts?.vault && raisedBy(simulation, DEAUTHORIZED_ERROR, facts.vault.token)) {
         facts.merchantAuthorized = await merchantTrustlineAuthorized(server, facts.vault.token, merchant, config.networkPassphrase).catch(() => undefined);
       }
