@@ -42,6 +42,9 @@ const EnvSchema = z.object({
   // Highest inclusion fee (stroops) a pull bids; above it the pull is refused as fee_too_high. The
   // resource fee (from simulation) comes on top and is not capped by it.
   MAX_INCLUSION_FEE: int(100, 1_000_000_000).default(100_000),
+  // A Stellar secret seed whose account pays every pull's fee through a fee-bump envelope, so
+  // merchants' accounts need no XLM for fees. Unset: the merchant's account pays.
+  FEE_SOURCE_SECRET: z.string().regex(/^S[A-Z2-7]{55}$/, 'must be a Stellar secret seed (S followed by 55 base32 characters)').optional(),
   // Each merchant's pulls run one at a time in a process (one sequence number): at most this many
   // wait, each at most this long, before /trigger-pull answers 500 chain_busy.
   MERCHANT_QUEUE_MAX: int(1, 100_000).default(100),
@@ -80,6 +83,8 @@ export interface Config {
   defaultTokenContractId: string | undefined;
   rpcTimeoutMs: number;
   maxInclusionFee: number;
+  /** The fee-bump payer's secret, held so that printing the config never shows it. */
+  feeSourceSecret: SecretText | undefined;
   merchantQueue: { maxQueued: number; maxWaitMs: number };
   txPollTimeoutMs: number;
   txPollIntervalMs: number;
@@ -92,6 +97,26 @@ export interface Config {
   rateLimit: { max: number; windowMs: number } | undefined;
   /** undefined = CORS off; ['*'] = any origin. */
   corsOrigins: string[] | undefined;
+}
+
+/** A secret from the environment: readable on purpose (reveal), never by logging or JSON. */
+export class SecretText {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toJSON(): string {
+    return '[REDACTED]';
+  }
+  toString(): string {
+    return '[REDACTED]';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return '[REDACTED]';
+  }
 }
 
 export class ConfigError extends Error {
@@ -119,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     defaultTokenContractId: e.DEFAULT_TOKEN_CONTRACT_ID,
     rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     maxInclusionFee: e.MAX_INCLUSION_FEE,
+    feeSourceSecret: e.FEE_SOURCE_SECRET === undefined ? undefined : new SecretText(e.FEE_SOURCE_SECRET),
     merchantQueue: { maxQueued: e.MERCHANT_QUEUE_MAX, maxWaitMs: e.MERCHANT_QUEUE_WAIT_MS },
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,

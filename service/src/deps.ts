@@ -107,6 +107,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     pollIntervalMs: config.txPollIntervalMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
     maxInclusionFee: BigInt(config.maxInclusionFee),
+    feeSourceSecret: config.feeSourceSecret?.reveal(),
     queue: config.merchantQueue,
     onRpcCall: metrics.observeRpc,
   });

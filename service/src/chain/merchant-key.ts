@@ -1,6 +1,6 @@
 // Parses merchant_secret into a signing key that cannot leak: the secret lives only inside a
 // private field, so logging, JSON-serialising or inspecting the object never shows it.
-import { Keypair, StrKey, type Transaction } from '@stellar/stellar-sdk';
+import { Keypair, StrKey, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
 import type { MerchantKey } from '../billing/pulls/vault-gateway.ts';
 
 export class SigningKey implements MerchantKey {
@@ -12,8 +12,14 @@ export class SigningKey implements MerchantKey {
     this.publicKey = keypair.publicKey();
   }
 
-  sign(tx: Transaction): void {
+  sign(tx: Transaction | FeeBumpTransaction): void {
     tx.sign(this.#keypair);
+  }
+
+  /** Signs and hands the transaction back, for use in an expression. */
+  signed<T extends Transaction | FeeBumpTransaction>(tx: T): T {
+    tx.sign(this.#keypair);
+    return tx;
   }
 
   toJSON(): { publicKey: string } {

@@ -39,6 +39,8 @@ export interface ChainConfig {
   rpcTimeoutMs: number;
   /** Highest inclusion fee a pull may bid, stroops. */
   maxInclusionFee: bigint;
+  /** When set, this account pays every pull's fee through a fee-bump envelope. */
+  feeSourceSecret?: string;
   /** Bounds of each merchant's queue in this process. */
   queue: QueueLimits;
   /** Optional: told the duration of every RPC call (the metrics' latency histogram). */
@@ -74,6 +76,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     observe: config.onRpcCall,
     rpcUrl: config.rpcUrl,
   });
+  const feeSource = config.feeSourceSecret ? parseSecret(config.feeSourceSecret) : null;
   const queues = new SourceQueues(config.queue, (reason) => new PullRejection('chain_busy', `Too many pulls in flight for this merchant: ${reason}`));
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
@@ -151,10 +154,15 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     input.acceptVault(vault);
     const prepared = rpc.assembleTransaction(tx, simulation).build();
     key.sign(prepared);
-    const hash = Buffer.from(prepared.hash()).toString('hex');
+    // With a fee source, the merchant's signed transaction travels inside a fee-bump envelope that
+    // the fee source signs and pays; the hash the RPC knows it by is the outer one.
+    const envelope = feeSource
+      ? feeSource.signed(TransactionBuilder.buildFeeBumpTransaction(feeSource.publicKey, inclusionFee.toString(), prepared, config.networkPassphrase))
+      : prepared;
+    const hash = Buffer.from(envelope.hash()).toString('hex');
     return {
       hash,
-      envelopeXdr: prepared.toXDR(),
+      envelopeXdr: envelope.toXDR(),
       maxTime: Number(prepared.timeBounds?.maxTime ?? 0),
       source: merchant,
       sequence: prepared.sequence,

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       defaultTokenContractId: undefined,
       rpcTimeoutMs: 10_000,
       maxInclusionFee: 100_000,
+      feeSourceSecret: undefined,
       merchantQueue: { maxQueued: 100, maxWaitMs: 60_000 },
       txPollTimeoutMs: 30_000,
       txPollIntervalMs: 1_000,
