@@ -90,7 +90,7 @@ async function main() {
   step(2, 'A merchant and a plan: 10 tokens (7 decimals) every 8 seconds (short, so the demo is quick)');
   const merchantKey = Keypair.fromSecret(devnet.accounts[0].secret);
   const merchant = await call('POST', '/merchants', { name: 'Demo Coffee Club', wallet_address: merchantKey.publicKey() });
-  const plan = await call('POST', '/plans', { merchant_id: merchant.json.merchant.id, name: 'Monthly beans', token_amount: 100000000, interval_seconds: 8 });
+  const plan = await call('POST', '/plans', { merchant_id: merchant.json.merchant.id, name: 'Monthly beans', token_amount: 100000000, interval_seconds: 8, token_contract_id: devnet.contracts.token });
 
   step(3, 'The subscriber approves the vault as spender and creates its vault on-chain');
   const user = Keypair.fromSecret(devnet.accounts[1].secret);

@@ -90,10 +90,25 @@ function writeBalance(env: Env, id: string, amount: bigint): void {
   env.setData(balanceKey(id), struct({ amount: i128(amount), authorized: bool(true), clawback: bool(false) }), 'persistent');
 }
 
+/**
+ * transfer / transfer_from: the issuer has no balance to spend or fill (the SAC's trustline
+ * rules), and the event follows event.rs transfer_maybe_with_issuer: a transfer from the issuer
+ * is reported as `mint` [mint, to, name], one to the issuer as `burn` [burn, from, name].
+ */
 function move(env: Env, from: string, to: string, amount: bigint): void {
-  spendBalance(env, from, amount);
-  writeBalance(env, to, readBalance(env, to) + amount);
-  env.emit([sym('transfer'), addr(from), addr(to), metadata(env, 'name')], i128(amount));
+  const issuer = issuerOf(env);
+  if (from !== issuer) spendBalance(env, from, amount);
+  if (to !== issuer) writeBalance(env, to, readBalance(env, to) + amount);
+  const name = metadata(env, 'name');
+  if (from !== to && from === issuer) env.emit([sym('mint'), addr(to), name], i128(amount));
+  else if (from !== to && to === issuer) env.emit([sym('burn'), addr(from), name], i128(amount));
+  else env.emit([sym('transfer'), addr(from), addr(to), name], i128(amount));
+}
+
+/** The issuer of a credit asset's SAC: the G… after the colon of its name "CODE:ISSUER". */
+function issuerOf(env: Env): string | undefined {
+  const name = metadata(env, 'name');
+  return name.type === 'scvString' ? name.str.toString().split(':')[1] : undefined;
 }
 
 function spendBalance(env: Env, id: string, amount: bigint): void {
