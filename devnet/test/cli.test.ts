@@ -36,3 +36,27 @@ it('derives the same accounts and contract ids on every start', async () => {
   expect(a.tokenAdmin).toEqual(b.tokenAdmin);
   await Promise.all([a.close(), b.close()]);
 });
+
+it('--retention-ledgers sets the window getHealth reports, and refuses 0', async () => {
+  const cwd = new URL('..', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--retention-ledgers', '7'], {
+    cwd, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  while (!out.includes('\n')) await once(child.stdout, 'data');
+  const info = JSON.parse(out.trim());
+  const res = await fetch(info.rpcUrl, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
+  });
+  expect(((await res.json()) as { result: { ledgerRetentionWindow: number } }).result.ledgerRetentionWindow).toBe(7);
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  const bad = spawn(process.execPath, ['src/cli.ts', '--retention-ledgers', '0'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  bad.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = await once(bad, 'exit');
+  expect(code).toBe(2);
+  expect(err).toContain('--retention-ledgers must be a positive integer');
+});
