@@ -15,15 +15,12 @@ import {
   type TxObservation,
   type VaultGateway,
 } from '../billing/pulls/vault-gateway.ts';
-import { readAllowance } from './allowance-state.ts';
-import { ALLOWANCE_ERROR, classifySimulationFailure, raisedBy, type VaultFacts } from './chain-errors.ts';
+import { classifySimulationFailure } from './chain-errors.ts';
 import { FeeBidder } from './fee-bid.ts';
-import { DEAUTHORIZED_ERROR } from './holder-errors.ts';
-import { merchantTrustlineAuthorized } from './trustline-state.ts';
-import { findCancellation } from './vault-events.ts';
+import { gatherFacts } from './failure-facts.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
-import { accountSequence, latestCloseTime } from './ledger-reads.ts';
+import { accountSequence } from './ledger-reads.ts';
 import { asSigningKey, parseSecret } from './merchant-key.ts';
 import { buildPullTransaction, PULL_TIME_BOUND_SECONDS } from './pull-transaction.ts';
 import { SequenceCache, SourceQueues, type QueueLimits } from './source-queue.ts';
@@ -81,6 +78,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
   const sent = new Map<string, { source: string; sequence: bigint; latestLedger: number }>();
+  const polls = new Map<string, Promise<TxObservation>>();
   // p90 of recent Soroban inclusion fees: above what most included transactions paid.
   const bidder = new FeeBidder(async () => BigInt((await server.getFeeStats()).sorobanInclusionFee.p90), config.maxInclusionFee);
 
@@ -91,16 +89,6 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const latest = await server._getLatestLedger();
     clock.observe(latest.sequence, Number(latest.closeTime));
     return Number(latest.closeTime);
-  }
-  const polls = new Map<string, Promise<TxObservation>>();
-
-  async function vaultFacts(contractId: string, user: string, merchant: string): Promise<VaultFacts | undefined> {
-    try {
-      const [vault, ledgerTime] = await Promise.all([readVault(server, contractId, user, merchant), latestCloseTime(server)]);
-      return { vault, ledgerTime };
-    } catch {
-      return undefined; // could not establish anything: the chain's text stands alone
-    }
   }
 
   async function currentSequence(source: string): Promise<bigint> {
@@ -125,24 +113,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       throw unavailable(err);
     }
     if (rpc.Api.isSimulationError(simulation)) {
-      const facts = await vaultFacts(input.contractId, input.user, merchant);
-      if (facts) facts.merchant = merchant;
-      if (facts && !facts.vault) {
-        facts.cancelledAtLedger = await findCancellation(server, input.contractId, input.user, merchant).then(
-          (c) => c?.ledger,
-          () => undefined, // no events to read: the plain cause stands
-        );
-      }
-      if (facts?.vault && raisedBy(simulation, DEAUTHORIZED_ERROR, facts.vault.token)) {
-        facts.merchantAuthorized = await merchantTrustlineAuthorized(server, facts.vault.token, merchant, config.networkPassphrase).catch(() => undefined);
-      }
-      if (facts?.vault && raisedBy(simulation, ALLOWANCE_ERROR, facts.vault.token)) {
-        facts.collectedBefore = input.collectedBefore;
-        facts.allowance = await readAllowance(server, facts.vault.token, input.user, input.contractId).then(
-          (a) => a ?? null,
-          () => undefined, // unreadable: the plain cause stands
-        );
-      }
+      const facts = await gatherFacts(server, simulation, { ...input, merchant, passphrase: config.networkPassphrase });
       throw classifySimulationFailure(simulation, facts, input.acceptVault);
     }
     // A successful simulation lists the vault entry it would update: its terms, no extra read.
