@@ -18,6 +18,15 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 45_000,
       logLevel: 'info',
       bodyLimitBytes: 65_536,
+      rateLimit: undefined,
+      corsOrigins: undefined,
+      authMode: 'open',
+      adminApiKey: undefined,
+      signingKeyEncryptionKeys: undefined,
+      cursorSecret: undefined,
+      trustProxy: false,
+      metrics: { port: undefined, requireOperatorKey: false },
+      http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024 },
     });
   });
 

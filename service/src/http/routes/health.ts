@@ -15,7 +15,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export const healthRoutes: RoutesPlugin = async (app, { deps }) => {
-  app.get('/health', async (_request, reply) => {
+  app.get('/health', { config: { access: 'none' } }, async (_request, reply) => {
     try {
       await withTimeout(deps.db.query('SELECT 1'), PROBE_TIMEOUT_MS);
       return { status: 'ok' };
