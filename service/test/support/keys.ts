@@ -29,7 +29,8 @@ export function as(app: FastifyInstance, key?: string) {
       payload: payload as object,
       headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...headers },
     });
-    return { status: res.statusCode, body: res.body ? (res.json() as Record<string, any>) : {}, headers: res.headers };
+    const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: res.statusCode, body: isJson ? (res.json() as Record<string, any>) : { text: res.body }, headers: res.headers };
   };
   return {
     send,
