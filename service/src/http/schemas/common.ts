@@ -41,13 +41,17 @@ const positiveAmount = z.number().gt(0, 'token_amount must be greater than 0');
  * PostgreSQL as an overflow (500) or be a plan no pull can ever collect.
  */
 export const tokenAmount = z.unknown().transform((raw, ctx) => {
-  const checked = positiveAmount.safeParse(asNumber(raw));
-  if (!checked.success) {
-    for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: [] } as never);
-    return z.NEVER;
-  }
+  // A decimal string is judged on its digits alone: through Number(), "1e-100000" would read as 0
+  // and "1e100000" as Infinity. Anything else gets Zod's own reasons (NaN, wrong type, ≤ 0).
   const text = typeof raw === 'string' ? raw.trim() : String(raw);
-  const d = parseDecimal(text);
+  const d = typeof raw === 'string' || typeof raw === 'number' ? parseDecimal(text) : undefined;
+  if (!d || typeof raw !== 'string' || !DECIMAL.test(text) || d.negative || d.digits === '') {
+    const checked = positiveAmount.safeParse(asNumber(raw));
+    if (!checked.success) {
+      for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: [] } as never);
+      return z.NEVER;
+    }
+  }
   const reason = !d || !atMost(d, I128_MAX)
     ? `token_amount must be at most ${I128_MAX} (the largest i128)`
     : decimalPlaces(d) > MAX_DECIMAL_PLACES
