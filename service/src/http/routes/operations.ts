@@ -4,7 +4,7 @@
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { errorBody } from '../errors.ts';
 import { pendingMigrations, shippedMigrations } from '../../storage/migrate.ts';
-import { PROBE_TIMEOUT_MS, withTimeout } from './health.ts';
+import { logProbeFailure, PROBE_TIMEOUT_MS, withTimeout } from './health.ts';
 
 export const OPEN_IN_PRODUCTION =
   'AUTH_MODE=open in production: requests without an API key may create, read and delete every merchant\'s data; set AUTH_MODE=keys';
@@ -15,7 +15,7 @@ export const operationsRoutes: RoutesPlugin = async (app, { deps }) => {
   const { nodeEnv, authMode } = deps.config;
   const warning = nodeEnv === 'production' && authMode === 'open' ? { warning: OPEN_IN_PRODUCTION } : {};
 
-  app.get('/ready', { config: { access: 'none' } }, async (_request, reply) => {
+  app.get('/ready', { config: { access: 'none' } }, async (request, reply) => {
     try {
       const pending = await withTimeout(pendingMigrations(deps.db, shipped), PROBE_TIMEOUT_MS);
       if (pending.length > 0) {
@@ -23,6 +23,7 @@ export const operationsRoutes: RoutesPlugin = async (app, { deps }) => {
       }
       return { status: 'ready', migrations: shipped.length, ...warning };
     } catch (err) {
+      logProbeFailure(request, err);
       return reply.code(503).send({ status: 'unavailable', ...errorBody((err as Error).message) });
     }
   });
