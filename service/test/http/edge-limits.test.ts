@@ -8,6 +8,8 @@ import { buildMetricsApp } from '../../src/app.ts';
 import { startApp, type TestApp } from '../support/app.ts';
 import { createMerchant, createPlan, createSubscription } from '../support/factories.ts';
 import { ADMIN_KEY, accountsEnv, as, merchantWithKey } from '../support/keys.ts';
+import { freePort } from '../support/pg-server.ts';
+import { startServiceProcess } from '../support/service-process.ts';
 
 const noDb = { NODE_ENV: 'production' };
 
@@ -140,6 +142,19 @@ describe('/metrics exposure', () => {
     } finally {
       await metrics.close();
       await t.close();
+    }
+  });
+
+  it('the service process listens on METRICS_PORT for /metrics alone', async () => {
+    const metricsPort = await freePort();
+    const svc = await startServiceProcess({ DATABASE_URL: 'memory://', METRICS_PORT: String(metricsPort), RECONCILE_INTERVAL_MS: '0' });
+    try {
+      expect((await fetch(`${svc.url}/metrics`)).status).toBe(404);
+      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('http_requests_total');
+    } finally {
+      await svc.kill();
     }
   });
 

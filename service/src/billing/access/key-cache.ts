@@ -1,6 +1,9 @@
-// Keys recently found valid, by hash, so that a request with a key costs no database round trip
-// (GET /plans/{id} with a key runs as fast as without). Only positive answers are kept: an unknown
-// key always reaches the database, so guessing cannot fill the cache.
+// Keys recently found valid, so that a request with a key costs no database round trip and no
+// hash (GET /plans/{id} with a key runs as fast as without). Entries are found by the key itself:
+// hashing it on every request cost more than the rest of authentication together, and the key is
+// in the request's own memory anyway; the cache holds only keys that were valid a moment ago, for
+// at most TTL_MS. Only positive answers are kept: an unknown key always goes to the database (by
+// its hash), so guessing cannot fill the cache.
 //
 // The window we accept: a key revoked (or whose merchant is deleted) on another replica keeps
 // working here for at most TTL_MS. On this replica revocation and deletion forget it at once.
@@ -10,8 +13,8 @@ export const KEY_CACHE_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 export interface KeyCache {
-  get(keyHash: string): ActiveKey | undefined;
-  set(keyHash: string, key: ActiveKey): void;
+  get(key: string): ActiveKey | undefined;
+  set(key: string, found: ActiveKey): void;
   forgetKey(keyId: string): void;
   forgetMerchant(merchantId: string): void;
 }
@@ -23,17 +26,17 @@ export function createKeyCache(now: () => number = () => performance.now()): Key
     for (const [hash, e] of entries) if (match(e.key)) entries.delete(hash);
   };
   return {
-    get(keyHash) {
-      const e = entries.get(keyHash);
+    get(key) {
+      const e = entries.get(key);
       if (!e) return undefined;
       if (e.until > now()) return e.key;
-      entries.delete(keyHash);
+      entries.delete(key);
       return undefined;
     },
-    set(keyHash, key) {
+    set(key, found) {
       // Oldest first out: Map keeps insertion order.
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entries.set(keyHash, { key, until: now() + KEY_CACHE_TTL_MS });
+      entries.set(key, { key: found, until: now() + KEY_CACHE_TTL_MS });
     },
     // Rare operations: a scan of at most MAX_ENTRIES is fine.
     forgetKey: (keyId) => forgetWhere((k) => k.id === keyId),

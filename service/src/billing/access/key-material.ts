@@ -1,7 +1,7 @@
 // API keys as secrets: 256 random bits, shown once, stored only as their SHA-256. A fast hash is
 // enough (unlike passwords, the input has full entropy, so there is nothing to brute-force) and it
 // lets the database find a key by an indexed equality on the hash.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Recognisable in code and logs (the logger masks anything shaped like a key). */
 export const KEY_PREFIX = 'bk_';
@@ -16,7 +16,8 @@ export interface IssuedKey {
   prefix: string;
 }
 
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+// One-shot hash: about half the cost of createHash().update().digest() on the per-request path.
+export const hashKey = (key: string): Buffer => hash('sha256', key, 'buffer');
 
 export function newKeyMaterial(): IssuedKey {
   const secret = KEY_PREFIX + randomBytes(32).toString('base64url');
