@@ -20,6 +20,18 @@ export function serviceFigures(prefix: string, group: Group, srv: Server, seeded
   });
   return [
     f('get-plan', 'GET /plans/{id}', () => ({ kind: 'cycle', method: 'GET', paths: seeded.planIds.map((id) => `/plans/${id}`) })),
+    // The same reads with the merchant's API key: what a key costs on the hot path (cached
+    // look-up, coalesced last_used_at), next to get-plan without one.
+    ...(seeded.apiKey
+      ? [
+          f('get-plan-key', 'GET /plans/{id} with an API key', () => ({
+            kind: 'cycle',
+            method: 'GET',
+            paths: seeded.planIds.map((id) => `/plans/${id}`),
+            headers: { Authorization: `Bearer ${seeded.apiKey}` },
+          })),
+        ]
+      : []),
     f('get-sub', 'GET /subscriptions/{id}', () => ({
       kind: 'cycle',
       method: 'GET',

@@ -10,8 +10,8 @@ import { CPU_LOAD, onCleanup, start } from './procs.ts';
 
 export type Load =
   | { kind: 'static'; method: 'GET' | 'POST'; path: string; body?: string }
-  /** Cycle through paths (GET by many ids) or bodies (POST) in order. */
-  | { kind: 'cycle'; method: 'GET' | 'POST'; paths: string[]; bodies?: string[] }
+  /** Cycle through paths (GET by many ids) or bodies (POST) in order; headers go on every request. */
+  | { kind: 'cycle'; method: 'GET' | 'POST'; paths: string[]; bodies?: string[]; headers?: Record<string, string> }
   /** POST /subscriptions: request i uses plans[i % P] and wallets[floor(i / P)], so no pair repeats. */
   | { kind: 'subscribe'; path: string; planIds: string[]; wallets: string[] };
 
@@ -74,7 +74,8 @@ function script(load: Load, threads: number): string {
   } else if (load.kind === 'cycle') {
     const paths = file('paths', load.paths);
     const bodies = load.bodies ? file('bodies', load.bodies) : undefined;
-    body = `${json}${THREADS}
+    const headers = Object.entries(load.headers ?? {}).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}\n`).join('');
+    body = `${json}${headers}${THREADS}
 local reqs, i = {}, 0
 function init(args)
   local bodies = {}

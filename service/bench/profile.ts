@@ -100,7 +100,7 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', '--import', PRELOAD];
   const svc = await startService({ databaseUrl: pg.url, extraNodeArgs: nodeArgs, env: { NODE_ENV: 'production' } });
-  const merchant = await createMerchant(svc.base, makeWallets(1)[0]);
+  const { id: merchant } = await createMerchant(svc.base, makeWallets(1)[0]);
   const ids = await createPlans(svc.base, merchant, 1000);
   const load = { kind: 'cycle' as const, method: 'GET' as const, paths: ids.map((id) => `/plans/${id}`) };
   const w = { connections: o.connections, threads: o.threads };

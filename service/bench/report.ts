@@ -44,6 +44,7 @@ export function computeRatios(rs: FigureResult[]): Ratio[] {
     ratio(rs, 'service GET /plans/{id} ÷ Fastify+pg prepared (ceiling)', 'pg.get-plan', 'ref.fastify-pg-prep', 0.85),
     ratio(rs, 'service GET /plans/{id} ÷ Express 5+pg', 'pg.get-plan', 'ref.express-pg', 1.2),
     ratio(rs, 'service POST /plans ÷ Fastify+pg+Zod insert (ceiling)', 'pg.post-plan', 'ref.fastify-pg-insert', 0.85),
+    ratio(rs, 'service GET /plans/{id} with an API key ÷ without (issue 11: a key costs nothing measurable)', 'pg.get-plan-key', 'pg.get-plan', 0.95),
     cpuRatio(rs, 'same, by server CPU per request: GET /plans/{id} vs ceiling', 'pg.get-plan', 'ref.fastify-pg-prep', true),
     cpuRatio(rs, 'same, by server CPU per request: GET /plans/{id} vs Express 5+pg', 'pg.get-plan', 'ref.express-pg', false),
     cpuRatio(rs, 'same, by server CPU per request: POST /plans vs insert ceiling', 'pg.post-plan', 'ref.fastify-pg-insert', true),

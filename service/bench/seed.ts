@@ -36,9 +36,10 @@ export function planBody(merchantId: string, i: number): Record<string, unknown>
   return { merchant_id: merchantId, name: `Bench plan ${i}`, token_amount: 10_000_000, interval_seconds: 2_592_000 };
 }
 
-export async function createMerchant(base: string, wallet: string): Promise<string> {
-  const r = await post<{ merchant: { id: string } }>(base, '/merchants', { name: 'Bench merchant', wallet_address: wallet });
-  return r.merchant.id;
+/** The merchant's id and its first API key (POST /merchants answers both). */
+export async function createMerchant(base: string, wallet: string): Promise<{ id: string; apiKey: string }> {
+  const r = await post<{ merchant: { id: string }; api_key: string }>(base, '/merchants', { name: 'Bench merchant', wallet_address: wallet });
+  return { id: r.merchant.id, apiKey: r.api_key };
 }
 
 export async function createPlans(base: string, merchantId: string, n: number): Promise<string[]> {
@@ -48,17 +49,19 @@ export async function createPlans(base: string, merchantId: string, n: number): 
 
 export interface Seeded {
   merchantId: string;
+  /** The merchant's API key, for the keyed figures; undefined on the stand-in schema. */
+  apiKey?: string;
   planIds: string[];
   subscriptionIds: string[];
 }
 
 /** One merchant, `n` plans and one subscription per plan (so the merchant's listing has n rows). */
 export async function seed(base: string, n: number, wallets: string[]): Promise<Seeded> {
-  const merchantId = await createMerchant(base, Keypair.random().publicKey());
+  const { id: merchantId, apiKey } = await createMerchant(base, Keypair.random().publicKey());
   const planIds = await createPlans(base, merchantId, n);
   const subscriptionIds = await pmap(planIds, 16, async (planId, i) => {
     const body = { plan_id: planId, customer_wallet_address: wallets[i % wallets.length] };
     return (await post<{ subscription: { id: string } }>(base, '/subscriptions', body)).subscription.id;
   });
-  return { merchantId, planIds, subscriptionIds };
+  return { merchantId, apiKey, planIds, subscriptionIds };
 }

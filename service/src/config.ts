@@ -1,5 +1,6 @@
 // The service's whole configuration: one Zod schema over the environment, parsed once by main.ts
 // and passed down. Code under test never reads process.env; tests call loadConfig with their own map.
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { DatabaseTarget } from './storage/db.ts';
@@ -9,6 +10,116 @@ export type DatabaseSetting = DatabaseTarget | { kind: 'none' };
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+// ── Merchant accounts and the HTTP edge (issue 11): every variable of that work in this block ──
+
+/** A key-encryption key for stored signing keys; `id` is stored beside each ciphertext. */
+export interface KeyEncryptionKey {
+  id: string;
+  key: Buffer;
+}
+
+const KEK_ID = /^[A-Za-z0-9_.-]{1,32}$/;
+/** The id of a KEK given alone (plain base64): to rotate, list the new key first and this one as `default:<same base64>`. */
+export const DEFAULT_KEK_ID = 'default';
+
+function decodeKek(text: string): Buffer | undefined {
+  const b64 = text.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) return undefined;
+  const key = Buffer.from(b64, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+/** base64 of 32 bytes, or `id:base64,…` whose first entry encrypts and every entry decrypts. */
+const kekList = z.string().transform((v, ctx): KeyEncryptionKey[] => {
+  const entries = v.includes(':') ? v.split(',').map((e) => e.trim()) : [`${DEFAULT_KEK_ID}:${v}`];
+  const out: KeyEncryptionKey[] = [];
+  for (const entry of entries) {
+    const at = entry.indexOf(':');
+    const id = entry.slice(0, at);
+    const key = decodeKek(entry.slice(at + 1));
+    if (at < 1 || !KEK_ID.test(id) || !key || out.some((k) => k.id === id)) {
+      ctx.addIssue({ code: 'custom', message: 'must be base64 of 32 bytes, or id:base64,… with distinct ids of A-Za-z0-9_.- (the first encrypts)' });
+      return z.NEVER;
+    }
+    out.push({ id, key });
+  }
+  return out;
+});
+
+/** A secret given by the operator: long enough that guessing it is hopeless, no spaces. */
+const operatorSecret = z.string().regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces');
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed (IPs, CIDRs, or proxy-addr's names
+ * loopback, linklocal, uniquelocal). A hop count is not offered: it cannot check who is talking.
+ */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z.string().transform((v, ctx): string[] => {
+  const list = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const valid = list.length > 0 && list.every((a) => {
+    if (PROXY_RANGES.has(a)) return true;
+    const [ip, bits, extra] = a.split('/');
+    const family = isIP(ip);
+    return family !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
+  });
+  if (!valid) ctx.addIssue({ code: 'custom', message: 'must be proxy addresses (IP, CIDR, loopback, linklocal or uniquelocal), comma-separated' });
+  return list;
+});
+
+const ACCOUNTS_ENV = {
+  // open: the spec's flows work without a key (a key sent is still checked and scopes the request);
+  // keys: every route but the probes, the docs and the public plan read needs one.
+  AUTH_MODE: z.enum(['open', 'keys']).default('open'),
+  ADMIN_API_KEY: operatorSecret.optional(),
+  SIGNING_KEY_ENCRYPTION_KEY: kekList.optional(),
+  // Signs listing cursors; replicas must share it. Unset: random per process (cursors die with it).
+  CURSOR_SECRET: operatorSecret.optional(),
+  TRUST_PROXY: trustProxy.optional(),
+  // /metrics on its own port (not on PORT at all); METRICS_AUTH=operator asks for ADMIN_API_KEY.
+  METRICS_PORT: int(1, 65535).optional(),
+  METRICS_AUTH: z.enum(['none', 'operator']).optional(),
+  // The whole request (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_MS, the headers
+  // within HTTP_HEADERS_TIMEOUT_MS; answering may take longer (a pull waits for its ledger).
+  HTTP_REQUEST_TIMEOUT_MS: int(1_000, 600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(1_000, 600_000).default(10_000),
+  HTTP_MAX_CONNECTIONS: int(1, 1_000_000).default(1024),
+};
+
+export interface AccountsConfig {
+  authMode: 'open' | 'keys';
+  adminApiKey: string | undefined;
+  /** undefined: signing keys cannot be stored (the store refuses). First entry encrypts. */
+  signingKeyEncryptionKeys: KeyEncryptionKey[] | undefined;
+  /** undefined: a random secret per process. */
+  cursorSecret: string | undefined;
+  /** false: the socket's address is the client (X-Forwarded-For ignored). */
+  trustProxy: false | string[];
+  /** port undefined = /metrics on the API port; requireOperatorKey = only with ADMIN_API_KEY. */
+  metrics: { port: number | undefined; requireOperatorKey: boolean };
+  http: { requestTimeoutMs: number; headersTimeoutMs: number; maxConnections: number };
+}
+
+type AccountsEnv = z.output<z.ZodObject<typeof ACCOUNTS_ENV>>;
+
+function accountsConfig(e: AccountsEnv): AccountsConfig {
+  return {
+    authMode: e.AUTH_MODE,
+    adminApiKey: e.ADMIN_API_KEY,
+    signingKeyEncryptionKeys: e.SIGNING_KEY_ENCRYPTION_KEY,
+    cursorSecret: e.CURSOR_SECRET,
+    trustProxy: e.TRUST_PROXY ?? false,
+    // In keys mode a /metrics on the API port is the operator's, unless said otherwise.
+    metrics: { port: e.METRICS_PORT, requireOperatorKey: (e.METRICS_AUTH ?? (e.AUTH_MODE === 'keys' && !e.METRICS_PORT ? 'operator' : 'none')) === 'operator' },
+    // Node refuses a headers timeout longer than the request timeout.
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS),
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
+  };
+}
+// ── end of the merchant accounts block ──
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -69,9 +180,10 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
     .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be * or origins like https://shop.example.com, comma-separated')
     .optional(),
+  ...ACCOUNTS_ENV,
 });
 
-export interface Config {
+export interface Config extends AccountsConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -155,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimit: e.RATE_LIMIT_MAX === undefined ? undefined : { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     corsOrigins: e.CORS_ORIGINS,
+    ...accountsConfig(e),
   };
 }
 

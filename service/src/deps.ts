@@ -3,6 +3,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { makeAuthenticate } from './billing/access/authenticate.ts';
+import { makeCreateApiKey } from './billing/access/create-api-key.ts';
+import { createKeyCache, type KeyCache } from './billing/access/key-cache.ts';
+import { createKeyUsage, type KeyUsage } from './billing/access/key-usage.ts';
+import { makeListApiKeys } from './billing/access/list-api-keys.ts';
+import { makeRevokeApiKey } from './billing/access/revoke-api-key.ts';
 import { makeCreateMerchant } from './billing/merchants/create-merchant.ts';
 import { makeDeleteMerchant } from './billing/merchants/delete-merchant.ts';
 import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
@@ -13,6 +19,11 @@ import { makeListMerchantPlans } from './billing/plans/list-plans.ts';
 import { BillingError } from './billing/errors.ts';
 import { systemClock } from './billing/ports.ts';
 import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
+import { makeOpenSigningKey } from './billing/signing-keys/open-signing-key.ts';
+import { makeRemoveSigningKey } from './billing/signing-keys/remove-signing-key.ts';
+import { makeRotateKek } from './billing/signing-keys/rotate-kek.ts';
+import { makeSetSigningKey } from './billing/signing-keys/set-signing-key.ts';
+import type { SecretBox } from './billing/signing-keys/signing-keys-port.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
 import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
@@ -21,9 +32,11 @@ import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
 import { createSorobanGateway } from './chain/soroban-gateway.ts';
+import { createCursorCodec, type CursorCodec } from './http/cursors.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
+import { createSecretBox } from './secrets/aes-gcm-box.ts';
 import { guardDb } from './storage/database-errors.ts';
 import { openDb } from './storage/db.ts';
 import type { Db } from './storage/db.ts';
@@ -44,20 +57,39 @@ export interface Verbs {
   listSubscriptions: ReturnType<typeof makeListSubscriptions>;
 }
 
+/** Keys and signing keys: who a request is, and the credentials merchants manage. */
+export interface AccountVerbs {
+  authenticate: ReturnType<typeof makeAuthenticate>;
+  createApiKey: ReturnType<typeof makeCreateApiKey>;
+  listApiKeys: ReturnType<typeof makeListApiKeys>;
+  revokeApiKey: ReturnType<typeof makeRevokeApiKey>;
+  setSigningKey: ReturnType<typeof makeSetSigningKey>;
+  removeSigningKey: ReturnType<typeof makeRemoveSigningKey>;
+  rotateKek: ReturnType<typeof makeRotateKek>;
+}
+
 export interface Deps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  /** Guarded: driver failures arrive as BillingError('DATABASE'); kind 'none' when unconfigured. */
+  /** Guarded: driver failures arrive as BillingError DATABASE / DATABASE_UNAVAILABLE; kind 'none' when unconfigured. */
   db: Db;
   repos: Repos;
   uow: UnitOfWork;
   verbs: Verbs;
+  accountVerbs: AccountVerbs;
   /** The Soroban RPC client (the only SDK user) behind the billing port. */
   gateway: VaultGateway;
   pullVerbs: PullVerbs;
   /** Prometheus registry and recorders (GET /metrics). */
   metrics: Metrics;
+  /** Seals stored signing keys under SIGNING_KEY_ENCRYPTION_KEY (refuses without it). */
+  box: SecretBox;
+  keyCache: KeyCache;
+  /** last_used_at, coalesced; flushed on a timer by main.ts and by closeDeps. */
+  keyUsage: KeyUsage;
+  /** Signs and checks listing cursors (CURSOR_SECRET). */
+  cursors: CursorCodec;
 }
 
 export interface PullVerbs {
@@ -79,18 +111,34 @@ export async function openDatabase(config: Config): Promise<Db> {
   return guardDb(await openDb(target));
 }
 
-export function buildVerbs(repos: Repos, clock: Clock, config: Pick<Config, 'defaultTokenContractId'>): Verbs {
+export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
+  const { repos, clock } = d;
   return {
-    createMerchant: makeCreateMerchant(repos),
+    createMerchant: makeCreateMerchant({ uow: d.uow }),
     getMerchant: makeGetMerchant(repos),
-    deleteMerchant: makeDeleteMerchant(repos),
-    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: config.defaultTokenContractId }),
+    deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
+    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId }),
     getPlan: makeGetPlan(repos),
     createSubscription: makeCreateSubscription({ ...repos, clock }),
     getSubscription: makeGetSubscription(repos),
     listMerchants: makeListMerchants(repos),
     listMerchantPlans: makeListMerchantPlans(repos),
     listSubscriptions: makeListSubscriptions(repos),
+  };
+}
+
+export function buildAccountVerbs(
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'box' | 'gateway' | 'keyCache' | 'keyUsage'>,
+): AccountVerbs {
+  const { repos, box, gateway } = d;
+  return {
+    authenticate: makeAuthenticate({ apiKeys: repos.apiKeys, cache: d.keyCache, usage: d.keyUsage, clock: d.clock, operatorKey: d.config.adminApiKey }),
+    createApiKey: makeCreateApiKey(repos),
+    listApiKeys: makeListApiKeys(repos),
+    revokeApiKey: makeRevokeApiKey({ ...repos, cache: d.keyCache }),
+    setSigningKey: makeSetSigningKey({ ...repos, box, gateway }),
+    removeSigningKey: makeRemoveSigningKey(repos),
+    rotateKek: makeRotateKek({ ...repos, box }),
   };
 }
 
@@ -111,13 +159,20 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     queue: config.merchantQueue,
     onRpcCall: metrics.observeRpc,
   });
-  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics });
-  return { config, logger, clock, db, repos, uow, verbs: buildVerbs(repos, clock, config), gateway, pullVerbs, metrics };
+  const box = createSecretBox(config.signingKeyEncryptionKeys);
+  const keyCache = createKeyCache();
+  const keyUsage = createKeyUsage(repos);
+  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box });
+  const accountVerbs = buildAccountVerbs({ config, clock, repos, box, gateway, keyCache, keyUsage });
+  const cursors = createCursorCodec(config.cursorSecret);
+  const verbs = buildVerbs({ repos, uow, clock, keyCache, config });
+  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, metrics, box, keyCache, keyUsage, cursors };
 }
 
-export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway'> & { metrics?: Metrics }): PullVerbs {
+export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box'> & { metrics?: Metrics }): PullVerbs {
   const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId };
-  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs });
+  const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
+  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
@@ -140,5 +195,7 @@ function countedPulls(triggerPull: PullVerbs['triggerPull'], metrics: Metrics): 
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  // The last uses of keys, before the pool goes; a database already gone just loses them.
+  await deps.keyUsage.flush().catch((err: unknown) => deps.logger.warn({ err }, 'could not record API key use'));
   await deps.db.close();
 }

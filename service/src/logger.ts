@@ -1,27 +1,31 @@
-// The service's pino logger (Fastify logs through it). No log line may hold a secret: the key
-// `merchant_secret` is censored wherever it appears, and any Stellar secret seed (S + 55 base32
-// characters) is masked inside strings and error messages, whatever field carries it. Request
-// bodies are never logged: the request log line has method, path (no query), status and time.
+// The service's pino logger (Fastify logs through it). No log line may hold a secret: the keys
+// `merchant_secret`, `secret`, `api_key` and `authorization` are censored wherever they appear,
+// and any Stellar secret seed (S + 55 base32 characters) or API key (bk_…) is masked inside strings
+// and error messages, whatever field carries it. Request bodies and headers are never logged: the
+// request log line has method, path (no query), status and time.
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
+import { API_KEY_PATTERN } from './billing/access/key-material.ts';
 
 const SECRET_SEED = /S[A-Z2-7]{55}/g;
+const SECRET_TEXT = new RegExp(`${SECRET_SEED.source}|${API_KEY_PATTERN.source}`, 'g');
+const SECRET_FIELDS = new Set(['merchant_secret', 'secret', 'api_key', 'authorization']);
 const MASK = '[REDACTED]';
 
 export function scrubSecrets(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(SECRET_SEED, MASK);
+  if (typeof value === 'string') return value.replace(SECRET_TEXT, MASK);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
   if (value instanceof Error) {
     // Errors are copied only when they actually carry a seed, so their type survives otherwise.
     const text = `${value.message}\n${value.stack ?? ''}`;
-    if (!new RegExp(SECRET_SEED.source).test(text)) return value;
+    if (!new RegExp(SECRET_TEXT.source).test(text)) return value;
     return { type: value.name, message: scrubSecrets(value.message), stack: scrubSecrets(value.stack) };
   }
   if (Array.isArray(value)) return value.map((v) => scrubSecrets(v, depth + 1));
   // Class instances (Fastify's request and reply) are left to their serializers.
   if (Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = k === 'merchant_secret' ? MASK : scrubSecrets(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.has(k) ? MASK : scrubSecrets(v, depth + 1);
   return out;
 }
 

@@ -1,6 +1,8 @@
 // The process: read the environment once, build dependencies, bring the schema up to date,
 // listen, and on SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
-import { buildApp } from './app.ts';
+import { buildApp, buildMetricsApp } from './app.ts';
+import { KEY_USAGE_FLUSH_MS } from './billing/access/key-usage.ts';
+import { OPEN_IN_PRODUCTION } from './http/routes/operations.ts';
 import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { buildDeps, closeDeps } from './deps.ts';
@@ -36,9 +38,19 @@ async function main(): Promise<void> {
     log.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
   }
   if (!config.contractId) log.warn('CONTRACT_ID is not set: /trigger-pull will answer 500 until it is');
+  if (config.nodeEnv === 'production' && config.authMode === 'open') log.warn(OPEN_IN_PRODUCTION);
+  if (!config.signingKeyEncryptionKeys) log.info('SIGNING_KEY_ENCRYPTION_KEY is not set: merchants cannot store signing keys');
+  if (!config.cursorSecret) log.info('CURSOR_SECRET is not set: listing cursors are signed with a random secret and die with this process');
 
   const app = buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
+  const metricsApp = config.metrics.port === undefined ? undefined : buildMetricsApp(deps);
+  await metricsApp?.listen({ port: config.metrics.port, host: config.host });
+  // last_used_at of API keys, coalesced: one statement per interval, not one per request.
+  const keyUsageFlush = setInterval(() => {
+    deps.keyUsage.flush().catch((err: unknown) => log.warn({ err }, 'could not record API key use'));
+  }, KEY_USAGE_FLUSH_MS);
+  keyUsageFlush.unref();
   // Attempts left pending by a crash or a 202 are resolved now and then on a timer.
   let reconciler: Reconciler | undefined;
   if (config.database.kind !== 'none') {
@@ -64,7 +76,9 @@ async function main(): Promise<void> {
     // soon as they go idle.
     const dropIdle = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
+    await metricsApp?.close();
     clearInterval(dropIdle);
+    clearInterval(keyUsageFlush);
     await reconciler?.stop();
     await closeDeps(deps);
     process.exit(0);

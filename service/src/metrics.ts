@@ -17,8 +17,34 @@ export interface Metrics {
   observeRpc(method: string, seconds: number): void;
 }
 
-/** `pendingPulls` is read on each scrape; undefined when there is no database. */
+/** How old the pending-pulls figure may be: scrapes in between reuse it instead of querying. */
+export const PENDING_REFRESH_MS = 15_000;
+
+/**
+ * At most one read per `ms`, however often Prometheus (or several of them) scrape; concurrent
+ * scrapes share the read in flight. A failed read keeps the last value (/ready reports outages).
+ */
+export function throttled(read: () => Promise<number>, ms: number, now = () => performance.now()): () => Promise<number | undefined> {
+  let last: { at: number; value: number } | undefined;
+  let running: Promise<number | undefined> | undefined;
+  return () => {
+    if (last && now() - last.at < ms) return Promise.resolve(last.value);
+    running ??= read()
+      .then((value) => {
+        last = { at: now(), value };
+        return value;
+      })
+      .catch(() => last?.value)
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+}
+
+/** `pendingPulls` is read at most every PENDING_REFRESH_MS; undefined when there is no database. */
 export function createMetrics(pendingPulls?: () => Promise<number>): Metrics {
+  const pending = pendingPulls && throttled(pendingPulls, PENDING_REFRESH_MS);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -49,12 +75,12 @@ export function createMetrics(pendingPulls?: () => Promise<number>): Metrics {
   });
   new Gauge({
     name: 'billing_pull_attempts_pending',
-    help: 'Pull attempts sent but not resolved yet (202s and crashes, until the reconciler settles them)',
+    help: 'Pull attempts sent but not resolved yet (202s and crashes, until the reconciler settles them); refreshed at most every 15 s',
     registers: [registry],
     async collect() {
-      if (!pendingPulls) return;
+      if (!pending) return;
       // A scrape must not fail because the database is down: /ready reports that.
-      const n = await pendingPulls().catch(() => undefined);
+      const n = await pending();
       if (n !== undefined) this.set(n);
     },
   });

@@ -18,8 +18,18 @@ export type BillingErrorCode =
   | 'PULL_REJECTED'
   /** The RPC could not be reached or answered garbage; message passed through. */
   | 'CHAIN_UNAVAILABLE'
-  /** The database driver failed (constraint, connection); message passed through as the spec asks. */
-  | 'DATABASE';
+  /** The database server refused a statement (constraint, …); its message passed through as the spec asks. */
+  | 'DATABASE'
+  /** The connection itself failed (refused, timed out, authentication): answered without the driver's words, which name hosts and users. */
+  | 'DATABASE_UNAVAILABLE'
+  /** The route needs an API key and the request has none (`code: api_key_required`). */
+  | 'API_KEY_REQUIRED'
+  /** The request's key is unknown, revoked, of a deleted merchant, or not a Bearer key (`code: api_key_invalid`). */
+  | 'API_KEY_INVALID'
+  /** A merchant key on a route that only the operator key may use (`code: operator_only`). Not for another merchant's object: that is NOT_FOUND. */
+  | 'OPERATOR_ONLY'
+  /** Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is unset, or lacks the key a ciphertext names. */
+  | 'SIGNING_KEY_STORE';
 
 export class BillingError extends Error {
   override name = 'BillingError';
@@ -34,6 +44,7 @@ export class BillingError extends Error {
   }
 }
 
-export const notFound = (what: 'Plan' | 'Subscription' | 'Merchant') => new BillingError('NOT_FOUND', `${what} not found`);
+export const notFound = (what: 'Plan' | 'Subscription' | 'Merchant' | 'API key' | 'Signing key') => new BillingError('NOT_FOUND', `${what} not found`);
 
 export const DB_NOT_INITIALIZED_MESSAGE = 'Database client not initialized';
+export const DATABASE_UNAVAILABLE_MESSAGE = 'Database unavailable';

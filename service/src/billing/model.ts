@@ -31,9 +31,31 @@ export interface PlanWithMerchant extends Plan {
 export interface Subscription {
   id: string;
   plan_id: string;
+  /** The plan's owner, copied onto the row (migration 0003); internal, for scoping, never answered. */
+  merchant_id: string;
   customer_wallet_address: string;
   status: SubscriptionStatus;
   next_billing_date: Date;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A merchant API key as stored: never the key itself, only its SHA-256 (in storage) and prefix. */
+export interface ApiKey {
+  id: string;
+  merchant_id: string;
+  /** The key's first characters, enough to tell keys apart in a list. */
+  prefix: string;
+  label: string | null;
+  created_at: Date;
+  /** Coalesced: may lag real use by up to a minute (billing/access/key-usage.ts). */
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** A merchant's stored signing key, as the API may show it: never the secret. */
+export interface StoredSigningKey {
+  merchant_id: string;
+  public_key: string;
+  created_at: Date;
 }

@@ -1,7 +1,9 @@
 // What the domain needs from the outside, as interfaces. storage/ implements the repositories,
 // deps.ts wires them; verbs take only the slice they use (Pick<...>) so stand-ins stay small.
 import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus } from './model.ts';
+import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
+import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -80,10 +82,12 @@ export interface NewSubscription {
   plan_id: string;
   customer_wallet_address: string;
   next_billing_date: Date;
+  /** When set, the plan must belong to this merchant (a merchant key's scope), else null. */
+  only_merchant_id?: string;
 }
 
 export interface SubscriptionsRepo {
-  /** One statement: null when the plan is not offered (absent, or its merchant soft-deleted). */
+  /** One statement: null when the plan is not offered (absent, its merchant soft-deleted, or outside only_merchant_id). */
   insert(input: NewSubscription): Promise<Subscription | null>;
   findById(id: string): Promise<Subscription | null>;
   list(filter: SubscriptionFilter, page: PageRequest): Promise<Page<Subscription>>;
@@ -94,6 +98,8 @@ export interface Repos {
   plans: PlansRepo;
   subscriptions: SubscriptionsRepo;
   pulls: PullsRepo;
+  apiKeys: ApiKeysRepo;
+  signingKeys: SigningKeysRepo;
 }
 
 /** Runs fn with repositories bound to one transaction: all of fn's writes commit or none do. */

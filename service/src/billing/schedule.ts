@@ -5,8 +5,16 @@
 //  3. a late pull shifts every later cycle by the same delay: no catching up;
 //  4. (who calls it) the date only moves on a confirmed pull.
 
+/**
+ * The longest interval a plan may have: 10,000 years of 365 days. Any date up to year 265,000
+ * plus this stays a valid JavaScript Date and PostgreSQL timestamptz, so a pull confirmed on-chain
+ * can always be scheduled (an unschedulable interval would strand a confirmed pull as pending).
+ * Checked when a plan is created, so every stored plan can be pulled.
+ */
+export const MAX_INTERVAL_SECONDS = 315_360_000_000;
+
 export function nextBillingDate(confirmedAt: Date, intervalSeconds: number): Date {
-  if (!Number.isSafeInteger(intervalSeconds) || intervalSeconds <= 0) {
+  if (!Number.isSafeInteger(intervalSeconds) || intervalSeconds <= 0 || intervalSeconds > MAX_INTERVAL_SECONDS) {
     throw new RangeError(`interval_seconds must be a positive integer, got ${intervalSeconds}`);
   }
   const at = confirmedAt.getTime();

@@ -5,27 +5,12 @@
 import { Command, Option } from 'commander';
 import { CreateMerchantBody, merchantJson } from '../http/schemas/merchants.ts';
 import { IdParams } from '../http/schemas/common.ts';
-import { encodeCursor, PlanListQuery } from '../http/schemas/listings.ts';
+import { PlanListQuery } from '../http/schemas/listings.ts';
 import { planJson } from '../http/schemas/plans.ts';
-import { firstIssueMessage } from '../http/validation.ts';
 import { describeDatabase } from '../config.ts';
 import { migrate } from '../storage/migrate.ts';
-import { CliError, cliConfig, output, table, withDeps } from './session.ts';
-import type { z } from 'zod';
-
-const json = () => new Option('--json', 'print JSON instead of text');
-
-/** The same schemas as the HTTP API: the same rules and the same "Invalid input on …" texts. */
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new CliError(firstIssueMessage(parsed.error));
-  return parsed.data;
-}
-
-const pageOptions = (cmd: Command) =>
-  cmd.option('--limit <n>', 'rows per page (1-500)', '50').option('--cursor <cursor>', 'next_cursor printed by the previous page');
-
-const moreHint = (next: string | null) => (next ? `\nmore: --cursor ${next}` : '');
+import { keyCommands } from './keys.ts';
+import { CliError, cliConfig, cliCursors, json, moreHint, output, pageOptions, parse, table, withDeps } from './session.ts';
 
 const program = new Command('billing').description('Recurring billing on Soroban: operator commands').showHelpAfterError();
 
@@ -52,22 +37,27 @@ const merchants = program.command('merchants').description('create, list and del
 
 merchants
   .command('create')
-  .description('create a merchant')
+  .description('create a merchant and print its first API key (shown this once)')
   .requiredOption('--name <name>', 'display name')
   .requiredOption('--wallet <address>', 'Stellar account (G…) that receives the pulled funds')
   .addOption(json())
   .action(async (o: { name: string; wallet: string; json?: boolean }) => {
     const input = parse(CreateMerchantBody, { name: o.name, wallet_address: o.wallet });
-    const merchant = merchantJson(await withDeps('merchants-create', (d, ctx) => d.verbs.createMerchant({ ctx, input })));
-    output(Boolean(o.json), { merchant }, () => `Merchant created: ${merchant.id} ${merchant.name} (${merchant.wallet_address})`);
+    const created = await withDeps('merchants-create', (d, ctx) => d.verbs.createMerchant({ ctx, input }));
+    const merchant = merchantJson(created.merchant);
+    const apiKey = created.apiKey.secret;
+    output(Boolean(o.json), { merchant, api_key: apiKey }, () =>
+      `Merchant created: ${merchant.id} ${merchant.name} (${merchant.wallet_address})\nAPI key (shown once, store it now): ${apiKey}`,
+    );
   });
 
 pageOptions(merchants.command('list').description('list live merchants, oldest first'))
   .addOption(json())
   .action(async (o: { limit: string; cursor?: string; json?: boolean }) => {
-    const { page, order } = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
-    const res = await withDeps('merchants-list', (d, ctx) => d.verbs.listMerchants({ ctx, input: { page } }));
-    const next_cursor = res.next ? encodeCursor(order, res.next) : null;
+    const q = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
+    const cursors = cliCursors();
+    const res = await withDeps('merchants-list', (d, ctx) => d.verbs.listMerchants({ ctx, input: { page: cursors.page(q) } }));
+    const next_cursor = res.next ? cursors.encode(q.order, res.next) : null;
     const rows = res.items.map(merchantJson);
     output(Boolean(o.json), { merchants: rows, next_cursor }, () =>
       table(['ID', 'NAME', 'WALLET', 'CREATED'], rows.map((m) => [m.id, m.name, m.wallet_address, m.created_at])) + moreHint(next_cursor),
@@ -76,7 +66,7 @@ pageOptions(merchants.command('list').description('list live merchants, oldest f
 
 merchants
   .command('delete')
-  .description('soft-delete a merchant (its plans are withdrawn; history stays)')
+  .description('soft-delete a merchant (its plans are withdrawn, its API keys stop working; history stays)')
   .argument('<id>', 'merchant id')
   .addOption(json())
   .action(async (id: string, o: { json?: boolean }) => {
@@ -93,17 +83,20 @@ pageOptions(plans.command('list').description("list a merchant's plans, oldest f
   .addOption(json())
   .action(async (o: { merchant: string; limit: string; cursor?: string; json?: boolean }) => {
     const { id } = parse(IdParams, { id: o.merchant });
-    const { page, order } = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
-    const res = await withDeps('plans-list', (d, ctx) => d.verbs.listMerchantPlans({ ctx, input: { merchant_id: id, page } }));
-    const next_cursor = res.next ? encodeCursor(order, res.next) : null;
-    const rows = res.items.map(planJson);
-    output(Boolean(o.json), { plans: rows, next_cursor }, () =>
+    const q = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
+    const cursors = cliCursors();
+    const res = await withDeps('plans-list', (d, ctx) => d.verbs.listMerchantPlans({ ctx, input: { merchant_id: id, page: cursors.page(q) } }));
+    const next_cursor = res.next ? cursors.encode(q.order, res.next) : null;
+    output(Boolean(o.json), { plans: res.items.map(planJson), next_cursor }, () =>
       table(
         ['ID', 'NAME', 'TOKEN_AMOUNT', 'INTERVAL_S', 'CREATED'],
-        rows.map((p) => [p.id, p.name, String(p.token_amount), String(p.interval_seconds), p.created_at]),
+        // The amount as the database holds it: exact text, never through a float.
+        res.items.map((p) => [p.id, p.name, p.token_amount, String(p.interval_seconds), p.created_at.toISOString()]),
       ) + moreHint(next_cursor),
     );
   });
+
+keyCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message = err instanceof CliError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;

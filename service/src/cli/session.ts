@@ -1,7 +1,9 @@
 // What every data command of the CLI runs in: the server's own configuration (the environment),
 // composition root and verbs, as the `system` actor. Logs go to stderr so stdout stays the
 // command's output (human text or JSON for scripts).
+import { Option, type Command } from 'commander';
 import pino from 'pino';
+import type { z } from 'zod';
 import { systemCtx } from '../billing/context.ts';
 import type { Ctx } from '../billing/context.ts';
 import { BillingError } from '../billing/errors.ts';
@@ -9,6 +11,9 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
 import { buildDeps, closeDeps } from '../deps.ts';
 import type { Deps } from '../deps.ts';
+import type { PageKey, PageRequest } from '../billing/ports.ts';
+import { createCursorCodec, pageOf, type ListOrder } from '../http/cursors.ts';
+import { firstIssueMessage } from '../http/validation.ts';
 import { createLogger } from '../logger.ts';
 import { pendingMigrations } from '../storage/migrate.ts';
 
@@ -55,4 +60,40 @@ export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
+}
+
+export const json = () => new Option('--json', 'print JSON instead of text');
+
+/** The same schemas as the HTTP API: the same rules and the same "Invalid input on …" texts. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new CliError(firstIssueMessage(parsed.error));
+  return parsed.data;
+}
+
+export const pageOptions = (cmd: Command) =>
+  cmd.option('--limit <n>', 'rows per page (1-500)', '50').option('--cursor <cursor>', 'next_cursor printed by the previous page');
+
+export const moreHint = (next: string | null) => (next ? `\nmore: --cursor ${next}` : '');
+
+/**
+ * The CLI's cursors travel from one invocation to the next, so without CURSOR_SECRET they are
+ * signed with a fixed secret rather than a random one per process. That costs nothing: they only
+ * pass through the operator's own shell, and the operator can read the database anyway. (The
+ * HTTP API's cursors, without CURSOR_SECRET, use a random secret per process.)
+ */
+const CLI_CURSOR_SECRET = 'billing-cli: cursors between invocations of one operator';
+
+export function cliCursors() {
+  const codec = createCursorCodec(cliConfig().cursorSecret ?? CLI_CURSOR_SECRET);
+  return {
+    encode: (order: ListOrder, key: PageKey) => codec.encode(order, key),
+    page(q: { limit: number; cursor?: string; order: ListOrder }): PageRequest {
+      try {
+        return pageOf(codec, q);
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
+    },
+  };
 }

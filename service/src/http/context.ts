@@ -1,7 +1,6 @@
-// The verb context for a request: the API actor (no credentials exist yet) and Fastify's request id.
+// The verb context for a request: its actor (set by http/auth.ts from the API key, anonymous
+// without one) and Fastify's request id.
 import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../billing/context.ts';
 
-const API_ACTOR = { kind: 'api' } as const;
-
-export const ctxOf = (request: FastifyRequest): Ctx => ({ actor: API_ACTOR, requestId: request.id });
+export const ctxOf = (request: FastifyRequest): Ctx => ({ actor: request.actor, requestId: request.id });

@@ -12,8 +12,11 @@ import { pathOf } from './request-log.ts';
 function logServerError(request: FastifyRequest, err: unknown, res: ErrorResponse): void {
   if (err instanceof BillingError) {
     // Database and chain messages are the information; their causes may hold query parameters.
-    const cause = err.cause as { code?: unknown; constraint?: unknown } | undefined;
-    request.log.error({ code: err.code, cause_code: cause?.code, constraint: cause?.constraint }, err.message);
+    // A lost connection is the exception: the client only hears "Database unavailable", so the
+    // driver's own words (host, user, database) go to the operator here.
+    const cause = err.cause as { code?: unknown; constraint?: unknown; message?: unknown } | undefined;
+    const detail = err.code === 'DATABASE_UNAVAILABLE' ? { cause: String(cause?.message || cause?.code || cause) } : {};
+    request.log.error({ code: err.code, cause_code: cause?.code, constraint: cause?.constraint, ...detail }, err.message);
     return;
   }
   request.log.error({ err }, `unexpected error answered ${res.status}`);

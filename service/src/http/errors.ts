@@ -8,12 +8,17 @@ export const STATUS_BY_CODE: Record<BillingErrorCode, number> = {
   VALIDATION: 400,
   INVALID_SECRET: 400,
   SECRET_MISMATCH: 401,
+  API_KEY_REQUIRED: 401,
+  API_KEY_INVALID: 401,
+  OPERATOR_ONLY: 403,
   NOT_FOUND: 404,
   CONTRACT_ID_MISSING: 500,
   DB_NOT_INITIALIZED: 500,
   PULL_REJECTED: 500,
   CHAIN_UNAVAILABLE: 500,
   DATABASE: 500,
+  DATABASE_UNAVAILABLE: 500,
+  SIGNING_KEY_STORE: 500,
 };
 
 export interface ErrorBody {
@@ -47,6 +52,9 @@ export function frameworkErrorResponse(err: { statusCode?: number; code?: string
   const status = err.statusCode;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   // Fastify's text alone does not say what would have been accepted.
-  const message = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? `${err.message}: send Content-Type: application/json` : err.message;
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status, body: errorBody(`${err.message}: send Content-Type: application/json`) };
+  // Fastify's text would echo the whole path back (app.ts raises the limit so that ids never meet it).
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status, body: errorBody('URI Too Long') };
+  const message = err.message;
   return { status, body: errorBody(message) };
 }

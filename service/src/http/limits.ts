@@ -29,8 +29,8 @@ export function installLimits(app: FastifyInstance, config: Pick<Config, 'rateLi
     const any = config.corsOrigins.includes('*');
     app.register(cors, {
       origin: any ? true : config.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Content-Type', REQUEST_ID_HEADER],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Content-Type', 'Authorization', REQUEST_ID_HEADER],
       exposedHeaders: [REQUEST_ID_HEADER],
       maxAge: 600,
     });

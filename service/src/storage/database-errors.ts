@@ -1,16 +1,34 @@
-// The storage edge of error handling: whatever the driver throws (a constraint, a lost connection,
-// a closed PGlite) leaves storage as BillingError('DATABASE', <the driver's own message>), which the
-// spec wants passed through on 500. Verbs and routes therefore never inspect driver error types.
-import { BillingError } from '../billing/errors.ts';
+// The storage edge of error handling: whatever the driver throws leaves storage as a BillingError,
+// so verbs and routes never inspect driver error types. Two kinds (product.md, "database messages"):
+//  - the server refused a statement (a constraint, a bad value): DATABASE with the server's own
+//    message, which the spec wants passed through on 500;
+//  - the connection itself failed (refused, timed out, authentication, unknown host or database,
+//    server shutting down, a closed pool): DATABASE_UNAVAILABLE, answered "Database unavailable".
+//    Those messages name hosts, addresses and users: the error handler logs them, no client sees them.
+import { BillingError, DATABASE_UNAVAILABLE_MESSAGE } from '../billing/errors.ts';
 import type { Db, Queryable } from './db.ts';
+
+/**
+ * SQLSTATEs about the connection rather than the statement: class 08 (connection exception),
+ * 28 (authorization), 3D000 (no such database), 53300 (too many connections), 57P01-57P03
+ * (server shutting down or starting). 57014 (a cancelled statement, e.g. a statement timeout) is
+ * about the statement and passes through.
+ */
+const CONNECTION_STATE = /^(08|28)|^(3D000|53300|57P0[1-3])$/;
 
 export function toDatabaseError(err: unknown): BillingError {
   if (err instanceof BillingError) return err;
-  const e = err as { message?: unknown; code?: unknown } | null;
+  const e = err as { message?: unknown; severity?: unknown } | null;
   const message = typeof e?.message === 'string' && e.message !== '' ? e.message : undefined;
-  // Node reports a refused connection to several addresses as an AggregateError with no message.
-  const code = typeof e?.code === 'string' ? e.code : undefined;
-  return new BillingError('DATABASE', message ?? code ?? 'Database error', undefined, { cause: err });
+  // Only a message from the server has a severity (node-postgres and PGlite alike). Anything else
+  // means the server never answered: a socket error (ECONNREFUSED, ENOTFOUND, EPIPE, an
+  // AggregateError for several addresses), a pool timeout, or a closed pool or PGlite.
+  const fromServer = typeof e?.severity === 'string';
+  const state = sqlState(err);
+  if (!fromServer || state === undefined || CONNECTION_STATE.test(state) || message === undefined) {
+    return new BillingError('DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, undefined, { cause: err });
+  }
+  return new BillingError('DATABASE', message, undefined, { cause: err });
 }
 
 /** The SQLSTATE of a database error (e.g. '23505' unique violation), for callers that must tell them apart. */

@@ -22,8 +22,11 @@ describe('billing CLI', () => {
   const env = () => ({ PATH: process.env.PATH, HOME: dir, NODE_ENV: 'development', LOG_LEVEL: 'warn' });
   /** Exit status, stdout and stderr of one invocation. */
   async function billing(...args: string[]) {
+    return billingWith({}, ...args);
+  }
+  async function billingWith(extra: Record<string, string>, ...args: string[]) {
     try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: dir, env: env(), timeout: 60_000 });
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: dir, env: { ...env(), ...extra }, timeout: 60_000 });
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };
@@ -39,7 +42,7 @@ describe('billing CLI', () => {
   it('--help lists the commands, and each command has its own --help', async () => {
     const top = await billing('--help');
     expect(top.code).toBe(0);
-    for (const cmd of ['serve', 'migrate', 'merchants', 'plans']) expect(top.stdout).toContain(cmd);
+    for (const cmd of ['serve', 'migrate', 'merchants', 'plans', 'keys', 'signing-key']) expect(top.stdout).toContain(cmd);
     const create = await billing('merchants', 'create', '--help');
     expect(create.stdout).toMatch(/--name <name>[\s\S]*--wallet <address>[\s\S]*--json/);
     expect((await billing('plans', 'list', '--help')).stdout).toContain('--merchant <id>');
@@ -64,6 +67,9 @@ describe('billing CLI', () => {
     expect(merchant).toMatchObject({ name: 'Acme Streaming', wallet_address: wallet });
     const human = await billing('merchants', 'create', '--name', 'Beta', '--wallet', newWallet());
     expect(human.stdout).toMatch(/^Merchant created: [0-9a-f-]{36} Beta/);
+    // The first API key, printed this once.
+    expect(human.stdout).toMatch(/\nAPI key \(shown once, store it now\): bk_[A-Za-z0-9_-]{43}\n$/);
+    expect(JSON.parse(created.stdout).api_key).toMatch(/^bk_/);
 
     const page = JSON.parse((await billing('merchants', 'list', '--json', '--limit', '1')).stdout);
     expect(page.merchants).toEqual([merchant]);
@@ -88,6 +94,34 @@ describe('billing CLI', () => {
     expect(bad).toMatchObject({ code: 1, stderr: 'billing: Invalid input on name: name cannot be empty\n' });
     expect((await billing('plans', 'list', '--merchant', 'nope')).stderr).toContain('Invalid input on id: id parameter must be a valid UUID');
     expect((await billing('merchants', 'create', '--name', 'x')).stderr).toContain("required option '--wallet <address>' not specified");
+  });
+
+  it('keys create | list | revoke, and signing-key rotate-kek', async () => {
+    const { merchant, api_key } = JSON.parse((await billing('merchants', 'create', '--name', 'Keys Co', '--wallet', newWallet(), '--json')).stdout);
+    const created = await billing('keys', 'create', '--merchant', merchant.id, '--label', 'cron', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const { api_key: second, key } = JSON.parse(created.stdout);
+    expect(second).toMatch(/^bk_/);
+    expect(key).toMatchObject({ prefix: second.slice(0, 11), label: 'cron' });
+    const human = await billing('keys', 'create', '--merchant', merchant.id);
+    expect(human.stdout).toMatch(/API key \(shown once, store it now\): bk_/);
+
+    const list = await billing('keys', 'list', '--merchant', merchant.id);
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+PREFIX\s+LABEL\s+CREATED\s+LAST_USED$/);
+    for (const k of [api_key, second]) expect(list.stdout).not.toContain(k);
+    expect(JSON.parse((await billing('keys', 'list', '--merchant', merchant.id, '--json')).stdout).keys).toHaveLength(3);
+
+    const revoked = await billing('keys', 'revoke', '--merchant', merchant.id, key.id, '--json');
+    expect(JSON.parse(revoked.stdout).key).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
+    expect(JSON.parse((await billing('keys', 'revoke', '--merchant', merchant.id, key.id, '--json')).stderr)).toEqual({ error: 'API key not found' });
+    expect((await billing('keys', 'revoke', '--merchant', merchant.id, 'nope')).stderr).toContain('Invalid input on key_id: key_id parameter must be a valid UUID');
+
+    const refused = await billing('signing-key', 'rotate-kek');
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('SIGNING_KEY_ENCRYPTION_KEY is not set') });
+    const kek = Buffer.alloc(32, 9).toString('base64');
+    const rotated = await billingWith({ SIGNING_KEY_ENCRYPTION_KEY: `new:${kek}` }, 'signing-key', 'rotate-kek', '--json');
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ primaryKekId: 'new', rewrapped: 0, unreadable: [] });
   });
 
   it('serve starts the API on the configured port and stops on SIGTERM', async () => {

@@ -17,7 +17,12 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: object; example?: unknown; examples?: unknown }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: object; example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
 };
-type Document = { openapi: string; info: { title: string }; paths: Record<string, Record<string, Operation>> };
+type Document = {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation & { security?: Record<string, string[]>[] }>>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+};
 
 describe('GET /openapi.json', () => {
   let app: FastifyInstance;
@@ -109,5 +114,38 @@ describe('GET /openapi.json', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect((await app.inject({ method: 'GET', url: '/docs' })).statusCode).toBe(301);
+  });
+  it('declares the two key schemes and, per route, which key it takes and its 401 / 403 answers', () => {
+    expect(doc.components.securitySchemes).toEqual({
+      merchantKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      operatorKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    const op = (path: string, method: string) => doc.paths[path][method];
+    // Open mode (this document): most routes also work without a key ({}), credential routes never.
+    expect(op('/plans/{id}', 'get').security).toEqual([{}, { merchantKey: [] }, { operatorKey: [] }]);
+    expect(op('/merchants', 'post').security).toEqual([{}, { operatorKey: [] }]);
+    expect(op('/merchants/{id}/api-keys', 'post').security).toEqual([{ merchantKey: [] }, { operatorKey: [] }]);
+    expect(op('/health', 'get').security).toEqual([]);
+    expect(Object.keys(op('/merchants/{id}/api-keys', 'get').responses)).toEqual(expect.arrayContaining(['401']));
+    expect(Object.keys(op('/merchants', 'post').responses)).toEqual(expect.arrayContaining(['401', '403']));
+    expect(Object.keys(op('/health', 'get').responses)).not.toContain('401');
+    // Exact amounts are numbers in the document, whatever the serializer sees.
+    const plan = op('/plans/{id}', 'get').responses['200'].content!['application/json'].schema as { properties: { plan: { properties: Record<string, { type?: string }> } } };
+    expect(plan.properties.plan.properties.token_amount.type).toBe('number');
+  });
+
+  it('in keys mode, the document says a key is needed', async () => {
+    const keys = await buildDeps(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', AUTH_MODE: 'keys' }));
+    const keysApp = buildApp(keys);
+    try {
+      const keyed = (await keysApp.inject({ method: 'GET', url: '/openapi.json' })).json() as Document;
+      expect(keyed.paths['/subscriptions/{id}'].get.security).toEqual([{ merchantKey: [] }, { operatorKey: [] }]);
+      expect(keyed.paths['/plans/{id}'].get.security).toEqual([{}, { merchantKey: [] }, { operatorKey: [] }]);
+      expect(Object.keys(keyed.paths['/subscriptions/{id}'].get.responses)).toEqual(expect.arrayContaining(['401']));
+      expect((await validate(keyed as never)).valid).toBe(true);
+    } finally {
+      await keysApp.close();
+      await closeDeps(keys);
+    }
   });
 });

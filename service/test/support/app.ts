@@ -2,7 +2,7 @@
 // server started by global-setup.ts. Same composition as main.ts (loadConfig -> buildDeps ->
 // migrate -> buildApp), only the environment, clock and log destination are the test's.
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -32,6 +32,8 @@ export interface TestAppOptions {
   cwd?: string;
   clock?: TestClock;
   logDestination?: DestinationStream;
+  /** Sees every route as it is registered (before ready), with its options (config.access…). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -48,6 +50,7 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
   const deps = await buildDeps(config, { clock, logger });
   if (deps.db.kind !== 'none') await migrate(deps.db);
   const app = buildApp(deps);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   await app.ready();
   return {
     app,

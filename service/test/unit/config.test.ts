@@ -24,6 +24,15 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 45_000,
       logLevel: 'info',
       bodyLimitBytes: 65_536,
+      rateLimit: undefined,
+      corsOrigins: undefined,
+      authMode: 'open',
+      adminApiKey: undefined,
+      signingKeyEncryptionKeys: undefined,
+      cursorSecret: undefined,
+      trustProxy: false,
+      metrics: { port: undefined, requireOperatorKey: false },
+      http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024 },
     });
   });
 
@@ -101,5 +110,42 @@ describe('loadConfig', () => {
       'PostgreSQL at db:5432/billing',
     );
     expect(describeDatabase({ kind: 'pglite', dataDir: undefined })).toBe('in-memory PGlite');
+  });
+  it('merchant accounts: AUTH_MODE, ADMIN_API_KEY, SIGNING_KEY_ENCRYPTION_KEY in both forms, CURSOR_SECRET', () => {
+    const k1 = Buffer.alloc(32, 1).toString('base64');
+    const k2 = Buffer.alloc(32, 2).toString('base64');
+    const plain = loadConfig({ AUTH_MODE: 'keys', ADMIN_API_KEY: 'a'.repeat(32), SIGNING_KEY_ENCRYPTION_KEY: k1, CURSOR_SECRET: 'c'.repeat(40) });
+    expect(plain).toMatchObject({ authMode: 'keys', adminApiKey: 'a'.repeat(32), cursorSecret: 'c'.repeat(40) });
+    expect(plain.signingKeyEncryptionKeys).toEqual([{ id: 'default', key: Buffer.alloc(32, 1) }]);
+    const list = loadConfig({ SIGNING_KEY_ENCRYPTION_KEY: `2026-11:${k2}, default:${k1}` }).signingKeyEncryptionKeys;
+    expect(list?.map((k) => k.id)).toEqual(['2026-11', 'default']);
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    };
+    expect(message({ SIGNING_KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toContain('SIGNING_KEY_ENCRYPTION_KEY: must be base64 of 32 bytes');
+    expect(message({ SIGNING_KEY_ENCRYPTION_KEY: `a:${k1},a:${k2}` })).toContain('SIGNING_KEY_ENCRYPTION_KEY');
+    expect(message({ SIGNING_KEY_ENCRYPTION_KEY: `:${k1}` })).toContain('SIGNING_KEY_ENCRYPTION_KEY');
+    expect(message({ ADMIN_API_KEY: 'short' })).toContain('ADMIN_API_KEY: must be 32 to 256 printable characters');
+    expect(message({ AUTH_MODE: 'closed' })).toContain('AUTH_MODE');
+  });
+
+  it('HTTP edge: timeouts, connection cap, trusted proxies, metrics exposure', () => {
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '8000', HTTP_MAX_CONNECTIONS: '10' }).http).toEqual({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000, // never longer than the whole request may take
+      maxConnections: 10,
+    });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16, ::1, loopback' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    // /metrics: the operator's by default in keys mode on the API port, open on its own port.
+    expect(loadConfig({ AUTH_MODE: 'keys' }).metrics).toEqual({ port: undefined, requireOperatorKey: true });
+    expect(loadConfig({ AUTH_MODE: 'keys', METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, requireOperatorKey: false });
+    expect(loadConfig({ METRICS_AUTH: 'operator' }).metrics.requireOperatorKey).toBe(true);
   });
 });

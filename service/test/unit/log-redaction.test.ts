@@ -20,6 +20,19 @@ function capture() {
 
 const seed = Keypair.random().secret();
 
+describe('logger and API keys', () => {
+  it('masks API keys in any string and censors the api_key, secret and authorization fields', () => {
+    const out = capture();
+    const log = createLogger({ level: 'info', destination: out.stream });
+    const key = `bk_${'A1b2'.repeat(10)}xyz`;
+    log.info({ api_key: key, secret: seed, headers: { authorization: `Bearer ${key}` } }, `created ${key}`);
+    log.error({ err: new Error(`key ${key} refused`) }, 'boom');
+    expect(out.text()).not.toContain(key);
+    expect(out.text()).not.toContain(seed);
+    expect(out.text()).toContain('[REDACTED]');
+  });
+});
+
 describe('logger', () => {
   it('censors merchant_secret and masks seeds in messages, nested values and errors', () => {
     const out = capture();

@@ -1,6 +1,8 @@
 // Creating a plan. The spec wants a merchant_id that does not exist to fail with the database's
 // own foreign-key message (500), so an absent merchant is left to the constraint. A merchant
-// that exists but was soft-deleted gets 404; the repository checks that inside the INSERT.
+// that exists but was soft-deleted gets 404; the repository checks that inside the INSERT. A
+// merchant key creates plans for its own merchant only: any other merchant_id is 404 too.
+import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Plan } from '../model.ts';
@@ -9,7 +11,8 @@ import type { NewPlan, PlansRepo } from '../ports.ts';
 export type CreatePlanInput = Omit<NewPlan, 'token_contract_id'> & { token_contract_id?: string };
 
 export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'>; defaultTokenContractId: string | undefined }) {
-  return async function createPlan({ input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
+  return async function createPlan({ ctx, input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
+    mustSee(ctx, input.merchant_id, 'Merchant');
     // The default in force at creation is stored on the plan, so changing it later moves no plan.
     const token = input.token_contract_id ?? deps.defaultTokenContractId ?? null;
     const plan = await deps.plans.insert({ ...input, token_contract_id: token });

@@ -2,6 +2,10 @@
 //   checks in the spec's order → an attempt already in flight is resolved first (never a second
 //   transaction beside it) → not before next_billing_date → build, simulate, sign → record the
 //   attempt and commit → send → wait for the outcome → apply it once.
+// The signing key is merchant_secret when the request has one (the spec's flow, unchanged), else
+// the merchant's stored signing key, for a caller with an API key (unattended collection).
+import { sees } from '../access/scope.ts';
+import { rawUnits } from '../amounts.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
 import type { Clock, UnitOfWork } from '../ports.ts';
@@ -11,7 +15,14 @@ import { PullRejection, type MerchantKey, type VaultGateway, type VaultTerms } f
 import { assertVaultMatchesPlan } from './vault-terms.ts';
 
 export type TriggerPullResult = { kind: 'confirmed' | 'pending' | 'failed'; txHash: string };
-export type TriggerPullInput = { subscription_id: string; merchant_secret: string };
+/** merchant_secret is optional only for a caller with a key (see MISSING_SECRET). */
+export type TriggerPullInput = { subscription_id: string; merchant_secret?: string };
+
+/**
+ * Without a key there is no stored key to fall back on, so a missing merchant_secret is the
+ * spec's body error, with Zod's own reason as before keys existed.
+ */
+export const MISSING_SECRET = 'Invalid input on merchant_secret: Invalid input: expected string, received undefined';
 
 export interface TriggerPullDeps {
   uow: UnitOfWork;
@@ -20,6 +31,8 @@ export interface TriggerPullDeps {
   clock: Clock;
   contractId: string | undefined;
   pollTimeoutMs: number;
+  /** The merchant's stored signing key (signing-keys/open-signing-key.ts); 400 when it has none. */
+  openSigningKey: (merchantId: string) => Promise<MerchantKey>;
 }
 
 /**
@@ -102,15 +115,31 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     }
   }
 
-  return async function triggerPull({ input }: { ctx: Ctx; input: TriggerPullInput }): Promise<TriggerPullResult> {
-    const ctx = await pulls.loadContext(input.subscription_id);
-    if (!ctx) throw new BillingError('NOT_FOUND', 'Subscription not found');
-    if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
-    const key = gateway.parseSecret(input.merchant_secret);
+  /** The spec's secret checks: format (400), then the plan owner's wallet (401). */
+  function keyFromSecret(secret: string, ctx: PullContext): MerchantKey {
+    const key = gateway.parseSecret(secret);
     if (!key) throw new BillingError('INVALID_SECRET', 'Invalid merchant_secret: not a valid Stellar secret key');
-    if (key.publicKey !== ctx.merchantWallet) throw new BillingError('SECRET_MISMATCH', 'merchant_secret does not match the wallet of the plan owner');
+    if (key.publicKey !== ctx.merchantWallet) {
+      throw new BillingError('SECRET_MISMATCH', 'merchant_secret does not match the wallet of the plan owner', { code: 'secret_mismatch' });
+    }
+    return key;
+  }
+
+  return async function triggerPull({ ctx: caller, input }: { ctx: Ctx; input: TriggerPullInput }): Promise<TriggerPullResult> {
+    if (input.merchant_secret === undefined && caller.actor.kind === 'anonymous') throw new BillingError('VALIDATION', MISSING_SECRET);
+    const ctx = await pulls.loadContext(input.subscription_id);
+    if (!ctx || !sees(caller, ctx.merchantId)) throw new BillingError('NOT_FOUND', 'Subscription not found');
+    if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
+    const key = input.merchant_secret !== undefined ? keyFromSecret(input.merchant_secret, ctx) : await deps.openSigningKey(ctx.merchantId);
     const contractId = deps.contractId;
     if (!contractId) throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
+    // A plan may be priced in fractions of a raw unit (the spec allows decimals), but the vault
+    // and the token move whole raw units in i128 only: such a plan cannot be collected.
+    if (rawUnits(ctx.tokenAmount) === undefined) {
+      throw new BillingError('PULL_REJECTED', `The plan's token_amount ${ctx.tokenAmount} is not a whole number of raw units within i128: it cannot be pulled`, {
+        code: 'invalid_plan_amount',
+      });
+    }
 
     const settled = await inFlight(ctx);
     if (settled) return settled;

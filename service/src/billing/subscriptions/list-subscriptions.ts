@@ -1,6 +1,7 @@
 // Subscriptions of a merchant or of a plan, filtered and paged. The scope must exist and be
 // live: an unknown or soft-deleted merchant is 404 Merchant not found, a plan that is not offered
 // (unknown, or its merchant deleted) is 404 Plan not found, as on the single-resource reads.
+import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
@@ -17,15 +18,17 @@ export function makeListSubscriptions(deps: {
   plans: Pick<PlansRepo, 'findOffered'>;
   subscriptions: Pick<SubscriptionsRepo, 'list'>;
 }) {
-  return async function listSubscriptions({ input }: { ctx: Ctx; input: ListSubscriptionsInput }): Promise<Page<Subscription>> {
+  return async function listSubscriptions({ ctx, input }: { ctx: Ctx; input: ListSubscriptionsInput }): Promise<Page<Subscription>> {
     const { scope, filter, page } = input;
     if ('merchant_id' in scope) {
+      mustSee(ctx, scope.merchant_id, 'Merchant');
       const merchant = await deps.merchants.findById(scope.merchant_id);
       if (!merchant || merchant.deleted_at) throw notFound('Merchant');
       return deps.subscriptions.list({ ...filter, merchant_id: merchant.id }, page);
     }
     const plan = await deps.plans.findOffered(scope.plan_id);
     if (!plan) throw notFound('Plan');
+    mustSee(ctx, plan.merchant_id, 'Plan');
     return deps.subscriptions.list({ ...filter, plan_id: plan.id }, page);
   };
 }

@@ -44,13 +44,25 @@ export const pull = {
   created_at: '2026-11-21T16:32:01.020Z',
   resolved_at: '2026-11-21T16:32:04.112Z',
 };
-export const cursor = 'WyJjcmVhdGVkIiwiMjAyNi0xMS0yMVQxNjozMTo1OC43MTcwMDBaIiwiNDk1MThiNzctN2I1ZS00ZjliLThmZGEtZWNkNmMwNjYwNmE0Il0';
+export const cursor = 'WyJjcmVhdGVkIiwiMjAyNi0xMS0yMVQxNjozMTo1OC43MTcwMDBaIiwiNDk1MThiNzctN2I1ZS00ZjliLThmZGEtZWNkNmMwNjYwNmE0Il0.vG5cJ1mI2kqv3bJ0s2W8yA';
+/** Illustrative only: real keys are 256 random bits, shown once. */
+export const apiKey = 'bk_8fJ2kQm1Xw3Zr7Tn0VbYs5Lc9PdHa4Ue6GiOq2MfRtK';
+export const key = {
+  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  prefix: 'bk_8fJ2kQm1',
+  label: 'billing cron',
+  created_at: '2026-11-21T16:31:58.434Z',
+  last_used_at: '2026-11-21T17:02:11.120Z',
+};
+export const signingKey = { public_key: MERCHANT_WALLET, created_at: '2026-11-21T16:40:02.551Z' };
 
 export const requests = {
   createMerchant: { name: 'Acme Streaming', wallet_address: MERCHANT_WALLET },
   createPlan: { merchant_id: MERCHANT_ID, name: 'Pro monthly', token_amount: '100000000', interval_seconds: 2592000 },
   createSubscription: { plan_id: PLAN_ID, customer_wallet_address: CUSTOMER_WALLET },
   triggerPull: { subscription_id: SUBSCRIPTION_ID, merchant_secret: 'S… (the merchant wallet\'s secret seed; never logged)' },
+  createApiKey: { label: 'billing cron' },
+  setSigningKey: { secret: 'S… (the merchant wallet\'s secret seed; stored encrypted, never returned)' },
 };
 
 export const pulled = { message: 'Successfully pulled funds on-chain!', txHash: TX_HASH };
@@ -66,8 +78,18 @@ export const errors = {
   database: { error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"' },
   foreignKey: { error: 'insert or update on table "plans" violates foreign key constraint "plans_merchant_id_fkey"' },
   noDatabase: { error: 'Database client not initialized' },
+  databaseUnavailable: { error: 'Database unavailable' },
+  apiKeyRequired: { error: 'An API key is required: send Authorization: Bearer <key>', code: 'api_key_required' },
+  apiKeyInvalid: { error: 'The API key is unknown or revoked', code: 'api_key_invalid' },
+  operatorOnly: { error: 'Only the operator key may do this', code: 'operator_only' },
+  signingKeyStore: { error: 'Signing keys cannot be stored or used: SIGNING_KEY_ENCRYPTION_KEY is not set on the server' },
+  noSigningKey: {
+    error: 'No merchant_secret in the request and no signing key stored for this merchant: send merchant_secret, or store the key with PUT /merchants/{id}/signing-key',
+  },
+  wrongWallet: { error: "Invalid input on secret: secret is not the key of the merchant's wallet GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H" },
+  unsafeNumber: { error: 'Invalid input on token_amount: 12345678901234567890 cannot be held exactly by a JSON number; send it as a numeric string ("12345678901234567890")' },
   invalidSecret: { error: 'Invalid merchant_secret: not a valid Stellar secret key' },
-  secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner' },
+  secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner', code: 'secret_mismatch' },
   contractMissing: { error: 'contract identifier not set in the environment file' },
   pullRejected: { error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z', code: 'too_early', next_billing_date: '2026-12-21T16:32:04.112Z' },
   chainUnavailable: { error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms', code: 'chain_unavailable' },

@@ -17,9 +17,14 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: 'A content type other than application/json',
   RATE_LIMITED: 'Too many requests from this client (only when RATE_LIMIT_MAX is set)',
   VALIDATION: 'Input breaks a rule checked by the service',
+  API_KEY_REQUIRED: 'No API key, and this route needs one (`code: api_key_required`)',
+  API_KEY_INVALID: 'The API key is unknown, revoked, of a deleted merchant, or not sent as Bearer (`code: api_key_invalid`)',
+  OPERATOR_ONLY: 'A merchant key on a route only the operator key may use (`code: operator_only`)',
+  DATABASE_UNAVAILABLE: 'The database cannot be reached (the cause is logged, never shown)',
+  SIGNING_KEY_STORE: 'Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is not set, or lacks the key a ciphertext names',
   INVALID_SECRET: 'merchant_secret is not a Stellar secret key',
-  SECRET_MISMATCH: "merchant_secret is not the plan owner's wallet",
-  NOT_FOUND: 'No such resource (or its merchant was deleted)',
+  SECRET_MISMATCH: "merchant_secret is not the plan owner's wallet (`code: secret_mismatch`)",
+  NOT_FOUND: "No such resource, its merchant was deleted, or it is another merchant's (a merchant key sees its own objects only)",
   CONTRACT_ID_MISSING: 'CONTRACT_ID is not configured',
   DB_NOT_INITIALIZED: 'No database configured',
   PULL_REJECTED: `The pull was refused before inclusion; \`code\` says why, one of: ${PULL_REJECTION_CODES.map((c) => `\`${c}\``).join(', ')}`,
@@ -31,7 +36,7 @@ export type ErrorCase = [code: BillingErrorCode | EdgeErrorCode, example: Record
 
 export interface OperationDoc {
   summary: string;
-  tag: 'Merchants' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Operations';
+  tag: 'Merchants' | 'Credentials' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Operations';
   description?: string;
   /** Of the answers, when not JSON. */
   contentType?: string;
@@ -43,10 +48,11 @@ export interface OperationDoc {
 
 const DB: ErrorCase = ['DATABASE', ex.errors.database];
 const NO_DB: ErrorCase = ['DB_NOT_INITIALIZED', ex.errors.noDatabase];
+const DB_DOWN: ErrorCase = ['DATABASE_UNAVAILABLE', ex.errors.databaseUnavailable];
 const badId: ErrorCase = ['INVALID_INPUT', ex.errors.invalid('id', 'id parameter must be a valid UUID')];
 /** Every route taking a JSON body can also meet these. */
-const bodyErrors: ErrorCase[] = [['BODY_TOO_LARGE', ex.errors.tooLarge], ['UNSUPPORTED_MEDIA_TYPE', ex.errors.mediaType], DB, NO_DB];
-const readErrors = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, NO_DB];
+const bodyErrors: ErrorCase[] = [['BODY_TOO_LARGE', ex.errors.tooLarge], ['UNSUPPORTED_MEDIA_TYPE', ex.errors.mediaType], DB, DB_DOWN, NO_DB];
+const readErrors = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, DB_DOWN, NO_DB];
 const listErrors = (what: string): ErrorCase[] => [
   ...readErrors(what),
   ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')],
@@ -67,13 +73,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Readiness: the database answers and every migration of this build has been applied',
     tag: 'Operations',
     answers: {
-      200: ['Ready for traffic', { status: 'ready', migrations: 3 }],
+      200: ['Ready for traffic (in production with AUTH_MODE=open, with a `warning`)', { status: 'ready', migrations: 6 }],
       503: ['Database unreachable, or the schema is behind this build', { status: 'unavailable', error: 'migrations not applied: 0003_listing_indexes' }],
     },
     errors: [],
   },
   'GET /metrics': {
     summary: 'Prometheus metrics: requests, latency, pull outcomes, RPC latency, pending attempts',
+    description: 'On METRICS_PORT instead when that is set; with METRICS_AUTH=operator (the default in keys mode) only the operator key may read it.',
     tag: 'Operations',
     contentType: 'text/plain',
     answers: {
@@ -85,11 +92,51 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [],
   },
   'POST /merchants': {
-    summary: 'Create a merchant',
+    summary: 'Create a merchant and its first API key (shown once)',
     tag: 'Merchants',
+    description: 'In keys mode only the operator key may create merchants.',
     request: ex.requests.createMerchant,
-    answers: { 201: ['Created', { message: 'Merchant created', merchant: ex.merchant }] },
+    answers: { 201: ['Created; api_key is not shown again', { message: 'Merchant created', merchant: ex.merchant, api_key: ex.apiKey }] },
     errors: [['INVALID_INPUT', ex.errors.invalid('wallet_address', 'must be a valid Stellar Ed25519 public address')], ...bodyErrors],
+  },
+  'GET /merchants': {
+    summary: 'List every live merchant, oldest first (operator)',
+    tag: 'Merchants',
+    answers: { 200: ['One page; follow next_cursor for the next', { merchants: [ex.merchant], next_cursor: ex.cursor }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')], DB, DB_DOWN, NO_DB],
+  },
+  'POST /merchants/{id}/api-keys': {
+    summary: 'Create an API key for a merchant (shown once)',
+    tag: 'Credentials',
+    request: ex.requests.createApiKey,
+    answers: { 201: ['Created; api_key is not shown again', { api_key: ex.apiKey, key: ex.key }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('label', 'label cannot be empty')], ...readErrors('Merchant'), ...bodyErrors],
+  },
+  'GET /merchants/{id}/api-keys': {
+    summary: "A merchant's live API keys (prefix, label, dates; never the key)",
+    tag: 'Credentials',
+    answers: { 200: ['Every live key, oldest first', { keys: [ex.key] }] },
+    errors: readErrors('Merchant'),
+  },
+  'DELETE /merchants/{id}/api-keys/{key_id}': {
+    summary: 'Revoke an API key: refused at once on this replica, within 10 s on the others',
+    tag: 'Credentials',
+    answers: { 200: ['Revoked', { message: 'API key revoked', key: { ...ex.key, revoked_at: '2026-11-22T09:00:00.000Z' } }] },
+    errors: [...readErrors('Merchant'), ['NOT_FOUND', ex.errors.notFound('API key')], ['INVALID_INPUT', ex.errors.invalid('key_id', 'key_id parameter must be a valid UUID')]],
+  },
+  'PUT /merchants/{id}/signing-key': {
+    summary: "Store the merchant wallet's signing key, encrypted (AES-256-GCM), for /trigger-pull without merchant_secret",
+    tag: 'Credentials',
+    description: "The secret must be the wallet's own key; it is never returned or logged. Replaces a stored key.",
+    request: ex.requests.setSigningKey,
+    answers: { 200: ['Stored', { signing_key: ex.signingKey }] },
+    errors: [['VALIDATION', ex.errors.wrongWallet], ['SIGNING_KEY_STORE', ex.errors.signingKeyStore], ...readErrors('Merchant'), ...bodyErrors],
+  },
+  'DELETE /merchants/{id}/signing-key': {
+    summary: "Remove the merchant's stored signing key",
+    tag: 'Credentials',
+    answers: { 200: ['Removed', { message: 'Signing key removed' }] },
+    errors: [...readErrors('Merchant'), ['NOT_FOUND', ex.errors.notFound('Signing key')]],
   },
   'GET /merchants/{id}': {
     summary: 'Read a merchant',
@@ -123,13 +170,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     answers: { 201: ['Created', { message: 'Plan created successfully', plan: ex.plan }] },
     errors: [
       ['INVALID_INPUT', ex.errors.invalid('name', 'name cannot be empty')],
+      ['INVALID_INPUT', ex.errors.unsafeNumber],
       ['NOT_FOUND', ex.errors.notFound('Merchant')],
       ['DATABASE', ex.errors.foreignKey],
       ...bodyErrors,
     ],
   },
   'GET /plans/{id}': {
-    summary: "Read a plan with its merchant's wallet (for a checkout)",
+    summary: "Read a plan with its merchant's wallet (for a checkout; no key needed)",
     tag: 'Plans',
     answers: { 200: ['The plan', { plan: { ...ex.plan, merchant: { id: ex.merchant.id, name: ex.merchant.name, wallet_address: ex.merchant.wallet_address } } }] },
     errors: readErrors('Plan'),
@@ -162,6 +210,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /trigger-pull': {
     summary: "Collect one billing cycle: pull_funds(user, merchant) on the vault contract",
     tag: 'Pulls',
+    description: "Signed with merchant_secret when sent (the spec's flow); a caller with an API key may omit it to sign with the merchant's stored signing key.",
     request: ex.requests.triggerPull,
     answers: {
       200: ['Confirmed on-chain; the next billing date is scheduled', ex.pulled],
@@ -171,7 +220,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [
       ['INVALID_INPUT', ex.errors.invalid('merchant_secret', 'merchant_secret is required')],
       ['INVALID_SECRET', ex.errors.invalidSecret],
+      ['VALIDATION', ex.errors.noSigningKey],
       ['SECRET_MISMATCH', ex.errors.secretMismatch],
+      ['SIGNING_KEY_STORE', ex.errors.signingKeyStore],
       ['NOT_FOUND', ex.errors.notFound('Subscription')],
       ['PULL_REJECTED', ex.errors.pullRejected],
       ['PULL_REJECTED', ex.errors.vaultTermsMismatch],

@@ -9,7 +9,7 @@ export const planRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.post<{ Body: CreatePlanBody }>(
     '/plans',
-    { schema: { body: CreatePlanBody, response: planResponses.create } },
+    { schema: { body: CreatePlanBody, response: planResponses.create }, config: { access: 'merchant' } },
     async (request, reply) => {
       const plan = await createPlan({ ctx: ctxOf(request), input: request.body });
       return reply.code(201).send({ message: 'Plan created successfully', plan: planJson(plan) });
@@ -18,7 +18,8 @@ export const planRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.get<{ Params: IdParams }>(
     '/plans/:id',
-    { schema: { params: IdParams, response: planResponses.get } },
+    // A checkout page reads the plan without a key, in both modes.
+    { schema: { params: IdParams, response: planResponses.get }, config: { access: 'public' } },
     async (request) => {
       const plan = await getPlan({ ctx: ctxOf(request), input: request.params });
       return { plan: planWithMerchantJson(plan) };

@@ -9,7 +9,7 @@ export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.post<{ Body: CreateSubscriptionBody }>(
     '/subscriptions',
-    { schema: { body: CreateSubscriptionBody, response: subscriptionResponses.create } },
+    { schema: { body: CreateSubscriptionBody, response: subscriptionResponses.create }, config: { access: 'merchant' } },
     async (request, reply) => {
       const subscription = await createSubscription({ ctx: ctxOf(request), input: request.body });
       return reply.code(201).send({ message: 'Subscription created', subscription: subscriptionJson(subscription) });
@@ -18,7 +18,7 @@ export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.get<{ Params: IdParams }>(
     '/subscriptions/:id',
-    { schema: { params: IdParams, response: subscriptionResponses.get } },
+    { schema: { params: IdParams, response: subscriptionResponses.get }, config: { access: 'merchant' } },
     async (request) => {
       const subscription = await getSubscription({ ctx: ctxOf(request), input: request.params });
       return { subscription: subscriptionJson(subscription) };

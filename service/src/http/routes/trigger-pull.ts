@@ -9,7 +9,7 @@ export const triggerPullRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.post<{ Body: TriggerPullBody }>(
     '/trigger-pull',
-    { schema: { body: TriggerPullBody, response: pullResponses.trigger } },
+    { schema: { body: TriggerPullBody, response: pullResponses.trigger }, config: { access: 'merchant' } },
     async (request, reply) => {
       const result = await triggerPull({ ctx: ctxOf(request), input: request.body });
       switch (result.kind) {
@@ -25,7 +25,7 @@ export const triggerPullRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.get<{ Params: IdParams }>(
     '/subscriptions/:id/pulls',
-    { schema: { params: IdParams, response: pullResponses.history } },
+    { schema: { params: IdParams, response: pullResponses.history }, config: { access: 'merchant' } },
     async (request) => {
       const pulls = await listPulls({ ctx: ctxOf(request), input: request.params });
       return { pulls: pulls.map(pullJson) };

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
 import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, stellarContract, tokenAmount, toIso, uuidField } from './common.ts';
+import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 
 export const CreatePlanBody = jsonBody({
   merchant_id: uuidField('merchant_id'),
@@ -18,20 +19,22 @@ export const PlanJson = z.strictObject({
   id: z.uuid(),
   merchant_id: z.uuid(),
   name: z.string(),
-  token_amount: z.number(),
+  token_amount: exactNumberSchema('Raw token units, exactly as stored: a JSON number, written with all its digits when a double cannot hold it'),
   interval_seconds: z.number().int(),
   /** The token the price is in (C…); null when the plan names none. */
   token_contract_id: z.string().nullable(),
   created_at: isoTimestamp,
 });
 export type PlanJson = z.infer<typeof PlanJson>;
+/** A plan on its way out: the amount may be an exact literal (exact-number.ts). */
+export type PlanBody = Omit<PlanJson, 'token_amount'> & { token_amount: ExactNumber };
 
-export const planJson = (p: Plan): PlanJson => ({
+export const planJson = (p: Plan): PlanBody => ({
   id: p.id,
   merchant_id: p.merchant_id,
   name: p.name,
-  // The JSON number the spec asks for; exact up to float precision, the stored value stays exact.
-  token_amount: Number(p.token_amount),
+  // The JSON number the spec asks for, with every digit the database holds.
+  token_amount: exactNumber(p.token_amount),
   interval_seconds: p.interval_seconds,
   token_contract_id: p.token_contract_id,
   created_at: toIso(p.created_at),
@@ -48,7 +51,7 @@ export const GetPlanResponse = z.strictObject({
 });
 export type GetPlanResponse = z.infer<typeof GetPlanResponse>;
 
-export const planWithMerchantJson = (p: PlanWithMerchant): GetPlanResponse['plan'] => ({
+export const planWithMerchantJson = (p: PlanWithMerchant): PlanBody & { merchant: GetPlanResponse['plan']['merchant'] } => ({
   ...planJson(p),
   merchant: { id: p.merchant.id, name: p.merchant.name, wallet_address: p.merchant.wallet_address },
 });

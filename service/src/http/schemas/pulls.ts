@@ -2,13 +2,19 @@
 import { z } from 'zod';
 import type { PullAttempt } from '../../billing/pulls/pulls-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
+import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 
-// A missing merchant_secret gets Zod's generic reason like every missing field (spec section 7);
-// an empty or blank one gets the spec's "merchant_secret is required". Whether the text is a
-// valid secret key is checked later, in the spec's order, by the verb (400 in its own shape).
+// An empty or blank merchant_secret gets the spec's "merchant_secret is required". A missing one is
+// allowed here only because a caller with an API key may sign with the merchant's stored key; the
+// verb answers a keyless request without it with Zod's generic reason, as for any missing field.
+// Whether the text is a valid secret key is checked later, in the spec's order, by the verb.
 export const TriggerPullBody = jsonBody({
   subscription_id: uuidField('subscription_id'),
-  merchant_secret: z.string().refine((s) => s.trim() !== '', 'merchant_secret is required'),
+  merchant_secret: z
+    .string()
+    .refine((s) => s.trim() !== '', 'merchant_secret is required')
+    .optional()
+    .meta({ description: "The plan owner's secret seed (S…). Required without an API key; with one, omit it to sign with the merchant's stored signing key." }),
 });
 export type TriggerPullBody = z.infer<typeof TriggerPullBody>;
 
@@ -28,7 +34,7 @@ export const PullFailedResponse = z.strictObject({
 export const PullJson = z.strictObject({
   id: z.uuid(),
   subscription_id: z.uuid(),
-  amount: z.number(),
+  amount: exactNumberSchema('What the plan asked, in raw token units, exactly'),
   tx_hash: z.string(),
   status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected']),
   ledger: z.number().int().nullable(),
@@ -47,10 +53,10 @@ export const PullJson = z.strictObject({
 });
 export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
-export const pullJson = (p: PullAttempt): z.infer<typeof PullJson> => ({
+export const pullJson = (p: PullAttempt): Omit<z.infer<typeof PullJson>, 'amount'> & { amount: ExactNumber } => ({
   id: p.id,
   subscription_id: p.subscription_id,
-  amount: Number(p.amount),
+  amount: exactNumber(p.amount),
   tx_hash: p.tx_hash,
   status: p.status,
   ledger: p.ledger,

@@ -26,7 +26,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       const { rows } = await db.query<PullContext>(
         `SELECT s.id AS "subscriptionId", s.customer_wallet_address AS "customerWallet",
                 s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate",
-                p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds::int AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
+                p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
                 m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted",
                 EXISTS (SELECT 1 FROM pulls c WHERE c.subscription_id = s.id AND c.status = 'confirmed') AS "collectedBefore"
            FROM subscriptions s JOIN plans p ON p.id = s.plan_id JOIN merchants m ON m.id = p.merchant_id
@@ -34,7 +34,9 @@ export function createPullsRepo(db: Queryable): PullsRepo {
         [subscriptionId],
         'pull_context',
       );
-      return rows[0];
+      // bigint arrives as text (db.ts); plans are capped at MAX_INTERVAL_SECONDS, a safe integer.
+      // (An ::int cast here broke every pull of a plan longer than 2^31 - 1 seconds.)
+      return rows[0] && { ...rows[0], intervalSeconds: Number(rows[0].intervalSeconds) };
     },
 
     findPending,

@@ -1,9 +1,11 @@
 // All repositories over one Queryable, and the unit of work that rebinds them to a transaction.
 import type { Repos, UnitOfWork } from '../../billing/ports.ts';
 import type { Db, Queryable } from '../db.ts';
+import { createApiKeysRepo } from './api-keys-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
+import { createSigningKeysRepo } from './signing-keys-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
 
 export function createRepos(db: Queryable): Repos {
@@ -12,6 +14,8 @@ export function createRepos(db: Queryable): Repos {
     plans: createPlansRepo(db),
     subscriptions: createSubscriptionsRepo(db),
     pulls: createPullsRepo(db),
+    apiKeys: createApiKeysRepo(db),
+    signingKeys: createSigningKeysRepo(db),
   };
 }
 

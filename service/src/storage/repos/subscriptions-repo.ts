@@ -6,20 +6,21 @@ import type { NewSubscription, PageRequest, SubscriptionFilter, SubscriptionsRep
 import type { Queryable } from '../db.ts';
 import { keysetPage } from './keyset.ts';
 
-const COLUMNS = 'id, plan_id, customer_wallet_address, status, next_billing_date, created_at, updated_at';
+const COLUMNS = 'id, plan_id, merchant_id, customer_wallet_address, status, next_billing_date, created_at, updated_at';
 
 export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
   return {
     async insert(input: NewSubscription) {
-      // Only for a plan still offered (its merchant not soft-deleted), in one round trip; the
-      // unique pair still raises PostgreSQL's own message, which the spec passes through.
+      // Only for a plan still offered (its merchant not soft-deleted) and, for a merchant key, of
+      // that merchant; in one round trip. The unique pair still raises PostgreSQL's own message,
+      // which the spec passes through.
       const res = await db.query<Subscription>(
         `INSERT INTO subscriptions (plan_id, customer_wallet_address, next_billing_date)
          SELECT p.id, $2, $3
            FROM plans p JOIN merchants m ON m.id = p.merchant_id
-          WHERE p.id = $1 AND m.deleted_at IS NULL
+          WHERE p.id = $1 AND m.deleted_at IS NULL AND ($4::uuid IS NULL OR p.merchant_id = $4::uuid)
          RETURNING ${COLUMNS}`,
-        [input.plan_id, input.customer_wallet_address, input.next_billing_date],
+        [input.plan_id, input.customer_wallet_address, input.next_billing_date, input.only_merchant_id ?? null],
         'subscriptions_insert',
       );
       return res.rows[0] ?? null;
