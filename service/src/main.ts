@@ -32,7 +32,9 @@ async function main(): Promise<void> {
     const applied = await migrate(deps.db, (msg) => log.debug(msg)).catch((err: unknown) => {
       // The first statement of the process: an unreachable or black-holed server ends here, after
       // DB_CONNECT_TIMEOUT_MS, with a message that says which database and why.
-      const reason = err instanceof Error ? err.message : String(err);
+      // Clients only ever see "Database unavailable"; the operator starting the process gets the driver's reason.
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+      const reason = cause instanceof Error ? cause.message || (cause as { code?: string }).code || cause.name : String(cause);
       throw new Error(`cannot use the database (${describeDatabase(config.database)}): ${reason}`);
     });
     log.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
