@@ -72,8 +72,9 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     expect(again.errorResult).toBeUndefined();
     await closeLedger(ctx);
     expect((await ctx.server.getTransaction(Buffer.from(first.hash()).toString('hex'))).status).toBe('SUCCESS');
-    // Once included, resending is a sequence error: core keeps no memory of applied hashes.
-    expect(errorCode(await ctx.server.sendTransaction(first))).toBe('txBadSeq');
+    // Once included, the hash is banned for 10 ledgers (TransactionQueue::removeApplied bans
+    // applied transactions): TRY_AGAIN_LATER; after that, resending is a sequence error.
+    expect((await ctx.server.sendTransaction(first)).status).toBe('TRY_AGAIN_LATER');
     expect((await ctx.server.sendTransaction(second)).status).toBe('PENDING');
     await closeLedger(ctx);
   });
@@ -104,27 +105,47 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     const early = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: now + 600, maxTime: now + 900 } });
     expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, early, source)))).toBe('txTooEarly');
   });
+
+  it('txTOO_LATE is judged on ledger close time with the 5 s network\'s 10 s look-ahead, whatever the ledger period', async () => {
+    const source = kp(ctx, 2);
+    await closeLedger(ctx);
+    const { closeTime } = ctx.devnet.control.state();
+    const at = (maxTime: number) => buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime } });
+    // getUpperBoundCloseTimeOffset: 2 × 5 s + the seconds since the last close (0 or 1 here).
+    expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(closeTime + 9), source)))).toBe('txTooLate');
+    // Ledger time moved ahead by a day: a bound from the wall clock is too late, one from the
+    // latest close time is accepted.
+    await control(ctx, 'advance-time', { seconds: 86_400 });
+    const day = (await closeLedger(ctx)).closeTime;
+    const wall = Math.floor(Date.now() / 1000) + 300;
+    expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(wall), source)))).toBe('txTooLate');
+    const ok = await prepareAndSign(ctx, await at(day + 60), source);
+    expect((await sendAndClose(ctx, ok)).status).toBe('SUCCESS');
+  });
 });
 
 describe('inclusion', () => {
-  it('a transaction not included before its max time is never included', async () => {
+  it('a queued transaction whose max time comes within the look-ahead is dropped at the next ledger and banned', async () => {
     const source = kp(ctx, 3);
-    const now = Math.floor(Date.now() / 1000);
-    const built = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime: now + 3 } });
+    const { closeTime } = ctx.devnet.control.state();
+    const built = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime: closeTime + 30 } });
     const tx = await prepareAndSign(ctx, built, source);
     await control(ctx, 'faults', { kind: 'delay', ledgers: 5 });
     const sent = await ctx.server.sendTransaction(tx);
     expect(sent.status).toBe('PENDING');
-    await new Promise((r) => setTimeout(r, 4200));
-    for (let i = 0; i < 6; i++) await closeLedger(ctx);
-    expect((await ctx.server.getTransaction(sent.hash)).status).toBe('NOT_FOUND');
+    // The next ledger closes 25 s later: maxTime < its close time + 10 s, so the queue drops it
+    // (HerderImpl::updateTransactionQueue → getInvalidTxListWithErrors) before it could be included.
+    await control(ctx, 'advance-time', { seconds: 25 });
+    await closeLedger(ctx);
     const rec = (await control<{ hash: string; status: string }[]>(ctx, 'transactions')).find((t) => t.hash === sent.hash);
     expect(rec?.status).toBe('expired');
+    for (let i = 0; i < 5; i++) await closeLedger(ctx);
+    expect((await ctx.server.getTransaction(sent.hash)).status).toBe('NOT_FOUND');
     // Its hash is banned for a while: a resend is TRY_AGAIN_LATER, and the sequence was not consumed.
     expect((await ctx.server.sendTransaction(tx)).status).toBe('TRY_AGAIN_LATER');
     const acc = await ctx.server.getAccount(source.publicKey());
     expect(BigInt(acc.sequenceNumber()) + 1n).toBe(BigInt(tx.sequence));
-  }, 15_000);
+  });
 
   it('a footprint missing an entry the call writes fails on chain with Error(Storage, ExceededLimit), charging the fee', async () => {
     const [user, spender] = [kp(ctx, 4), kp(ctx, 5)];

@@ -24,7 +24,9 @@ import { accountSignature, addressCredentials, signaturePayload } from '../host/
 import { scAddress } from '../host/addresses.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { simulateTransaction } from '../tx/simulate.ts';
-import { txHash } from '../tx/signatures.ts';
+import { fullHash, txHash } from '../tx/signatures.ts';
+import { parseEnvelope } from '../tx/parse.ts';
+import { queueFields } from '../tx/queue.ts';
 
 export const TRAFFIC_ARMS = ['sourceAccount', 'address', 'addressV2', 'addressWithDelegates'] as const;
 export type TrafficArm = (typeof TRAFFIC_ARMS)[number];
@@ -122,16 +124,14 @@ function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, led
   tx.sign(source);
 
   const envelopeXdr = tx.toXDR();
-  const parsedTx = xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx;
-  const txHex = txHash(net.networkId, parsedTx).toString('hex');
+  const parsed = parseEnvelope(envelopeXdr);
+  const txHex = txHash(net.networkId, parsed.tx).toString('hex');
   const queued: QueuedTx = {
+    ...queueFields(parsed, envelopeXdr),
     hash: txHex,
-    tx: parsedTx,
-    envelopeXdr,
-    source: source.publicKey(),
-    seq,
-    maxTime: 0,
+    fullHash: fullHash(parsed.envelope),
     includeAt,
+    age: 0,
     submission: { hash: txHex, source: source.publicKey(), function: 'transfer', contract: token, args: [from, to, amount.toString()], status: 'queued' },
     traffic: true,
   };

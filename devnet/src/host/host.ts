@@ -20,6 +20,8 @@ export type HostContext = {
   ledgerSeq: number;
   timestamp: bigint;
   maxEntryTtl: number;
+  minPersistentTtl: number;
+  minTemporaryTtl: number;
 };
 
 // A crude, deterministic instruction meter: enough to size resources and to let a
@@ -124,7 +126,9 @@ export class Host {
   private env(frame: Frame): Env {
     const host = this;
     const dataKey = (key: xdr.ScVal, d: Durability) => contractDataKey(frame.contract, key, d);
-    const defaultTtl = (d: Durability) => this.ctx.ledgerSeq + (d === 'persistent' ? 120_960 : 720) - 1;
+    // A new entry lives for the network's minimum TTL (state_archival min_persistent_ttl /
+    // min_temporary_ttl; rs-soroban-env ledger_info.rs LedgerInfo::min_live_until_ledger_checked).
+    const defaultTtl = (d: Durability) => this.ctx.ledgerSeq + (d === 'persistent' ? this.ctx.minPersistentTtl : this.ctx.minTemporaryTtl) - 1;
     return {
       contract: frame.contract,
       ledgerSequence: () => host.ctx.ledgerSeq,

@@ -3,7 +3,7 @@
 // in enforce mode (apply, or simulation with a given footprint) a key outside the
 // declared footprint is an error, as the real host's storage map would report.
 import type { xdr } from '@stellar/stellar-sdk';
-import { isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
+import { isArchived, isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
 import { isTemporary, keyId } from '../ledger/keys.ts';
 
 export type AccessMode =
@@ -28,10 +28,16 @@ export class StorageView {
   private ledgerSeq: number;
   private mode: AccessMode;
 
-  constructor(state: LedgerState, ledgerSeq: number, mode: AccessMode) {
+  /** Persistent entries past their TTL that this invocation restores (protocol-23 auto-restore). */
+  readonly restoredKeys = new Map<string, xdr.LedgerKey>();
+  /** live_until of a restored entry: ledger + minPersistentTTL − 1; undefined = no restoring. */
+  private readonly restoreLiveUntil: number | undefined;
+
+  constructor(state: LedgerState, ledgerSeq: number, mode: AccessMode, restoreLiveUntil?: number) {
     this.state = state;
     this.ledgerSeq = ledgerSeq;
     this.mode = mode;
+    this.restoreLiveUntil = restoreLiveUntil;
   }
 
   get(key: xdr.LedgerKey): StoredEntry | undefined {
@@ -40,7 +46,28 @@ export class StorageView {
     const buffered = this.overlay.get(id);
     if (buffered) return buffered.entry ?? undefined;
     const entry = this.state.get(id);
-    return entry && isLive(entry, isTemporary(key), this.ledgerSeq) ? entry : undefined;
+    if (!entry || !isLive(entry, isTemporary(key), this.ledgerSeq)) return undefined;
+    // rs-soroban-env storage.rs Storage::handle_maybe_expired_entry (recording mode): an archived
+    // persistent entry joins the read-write footprint and is restored to the minimum TTL.
+    if (this.mode.kind === 'record' && isArchived(entry, key, this.ledgerSeq)) return this.restore(key);
+    return entry;
+  }
+
+  /**
+   * Restores an archived persistent entry for this invocation: rewritten at this ledger with
+   * live_until = max(its own, ledger + minPersistentTTL − 1) (core InvokeHostFunctionOpFrame
+   * handleArchivedEntry for entries marked in archivedSorobanEntries; RestoreFootprintOpFrame).
+   * Needs read-write access.
+   */
+  restore(key: xdr.LedgerKey): StoredEntry | undefined {
+    const id = keyId(key);
+    const entry = this.state.get(id);
+    if (!entry || this.restoreLiveUntil === undefined) return entry;
+    this.access(key, id, true);
+    const restored: StoredEntry = { ...entry, lastModified: this.ledgerSeq, liveUntil: Math.max(entry.liveUntil ?? 0, this.restoreLiveUntil) };
+    this.overlay.set(id, { key, entry: restored });
+    this.restoredKeys.set(id, key);
+    return restored;
   }
 
   put(key: xdr.LedgerKey, data: xdr.LedgerEntryData, liveUntil?: number): void {

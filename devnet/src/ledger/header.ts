@@ -35,13 +35,15 @@ const byHash = (a: LedgerTx, b: LedgerTx) => (a.hash < b.hash ? -1 : a.hash > b.
 /**
  * The generalized transaction set (stellar-core src/herder/TxSetFrame.cpp): phase 0 classic
  * (v0Components, empty here: the devnet runs no classic transactions), phase 1 Soroban as a
- * parallel component (protocol ≥ 23, CAP-63). With transactions: base fee 100 and one stage
- * holding one cluster, its envelopes in hash order (TxSetUtils::sortParallelTxsInHashOrder);
- * without: no base fee and no stages, as core writes an empty Soroban phase.
+ * parallel component (protocol ≥ 23, CAP-63). With transactions: the phase's base fee (the ledger
+ * base fee, or under surge pricing the lowest included fee rate: applySurgePricing,
+ * computeLaneBaseFee) and one stage holding one cluster, its envelopes in hash order
+ * (TxSetUtils::sortParallelTxsInHashOrder); without: no base fee and no stages, as core writes an
+ * empty Soroban phase.
  */
-function txSet(previousHash: Uint8Array, txs: LedgerTx[]): xdr.GeneralizedTransactionSet {
+function txSet(previousHash: Uint8Array, txs: LedgerTx[], baseFee: bigint): xdr.GeneralizedTransactionSet {
   const soroban = new xdr.ParallelTxsComponent({
-    baseFee: txs.length > 0 ? BigInt(BASE_FEE_STROOPS) : null,
+    baseFee: txs.length > 0 ? baseFee : null,
     executionStages: txs.length > 0 ? [[[...txs].sort(byHash).map((t) => t.envelope)]] : [],
   });
   return xdr.GeneralizedTransactionSet.v1TxSet(
@@ -58,8 +60,9 @@ export function buildLedger(
   previousHash: Uint8Array,
   txs: LedgerTx[] = [],
   feePool = 0n,
+  sorobanBaseFee = BigInt(BASE_FEE_STROOPS),
 ): ClosedLedger {
-  const set = txSet(previousHash, txs);
+  const set = txSet(previousHash, txs, sorobanBaseFee);
   // txSetHash = SHA-256 of the GeneralizedTransactionSet XDR (TxSetXDRFrame's mHash);
   // txSetResultHash = SHA-256 of the TransactionResultSet in apply order (LedgerManagerImpl).
   const resultSet = new xdr.TransactionResultSet({ results: txs.map((t) => t.processing.result) });

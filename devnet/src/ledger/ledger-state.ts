@@ -31,6 +31,13 @@ export class LedgerState {
   clone(): LedgerState {
     return new LedgerState(new Map(this.entries));
   }
+
+  /** Bytes of Soroban state (contract data and code, archived ones included): the rent rate's input. */
+  sorobanStateSize(): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.liveUntil !== undefined) n += ledgerEntrySize(e);
+    return n;
+  }
 }
 
 const sizes = new WeakMap<StoredEntry, number>();
@@ -56,7 +63,23 @@ export function entryBase64(e: StoredEntry, toLedgerEntry: (e: StoredEntry) => x
   return s;
 }
 
-/** A temporary entry past its TTL is gone; persistent ones are treated as auto-restored. */
+/**
+ * Whether an entry can be read at `ledgerSeq`: a temporary entry past its TTL is gone (core's
+ * QueryServer answers "not-found"; the host's snapshot returns nothing); a persistent one past its
+ * TTL is archived but still exists (see isArchived).
+ */
 export function isLive(entry: StoredEntry, temporary: boolean, ledgerSeq: number): boolean {
   return !temporary || entry.liveUntil === undefined || entry.liveUntil >= ledgerSeq;
 }
+
+/**
+ * A persistent contract entry whose TTL has passed (stellar-core ledger/LedgerTypeUtils isLive on
+ * its TTL entry): archived. The devnet never evicts it to a hot archive; it stays in the state
+ * with its old live_until until restored.
+ */
+export function isArchived(entry: StoredEntry, key: xdr.LedgerKey, ledgerSeq: number): boolean {
+  return entry.liveUntil !== undefined && entry.liveUntil < ledgerSeq && !(key.type === 'contractData' && key.contractData.durability.name === 'temporary');
+}
+
+/** Encoded size of the full LedgerEntry (lastModifiedLedgerSeq + data + ext v0). */
+export const ledgerEntrySize = (e: StoredEntry): number => entrySize(e) + 8;

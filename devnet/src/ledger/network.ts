@@ -8,6 +8,7 @@ import type { LedgerState } from './ledger-state.ts';
 import { Faults } from './faults.ts';
 import type { EventRecord, QueuedTx, Submission, TxRecord } from './history.ts';
 import type { DeployedContract } from '../host/contract.ts';
+import { networkConfig, type NetworkConfigOverrides, type SorobanNetworkConfig } from './network-config.ts';
 
 export type NetworkOptions = {
   passphrase: string;
@@ -15,7 +16,15 @@ export type NetworkOptions = {
   ledgerMs: number;
   /** Ledgers the RPC side remembers (getTransaction, getEvents, getLedgers); undefined = all. */
   retentionLedgers?: number;
+  /** Test overrides of the network configuration (minimum TTLs, ledger transaction count). */
+  config?: NetworkConfigOverrides;
 };
+
+/** The Soroban inclusion fees charged in one ledger (what stellar-rpc's fee window ingests). */
+export type LedgerFees = { sequence: number; sorobanInclusionFees: bigint[] };
+
+/** stellar-rpc's soroban-fee-stats-retention-window default (config/options.go). */
+export const FEE_STATS_WINDOW = 50;
 
 type Snapshot = {
   state: LedgerState;
@@ -27,10 +36,23 @@ type Snapshot = {
   events: EventRecord[];
   submissions: Submission[];
   bans: Map<string, number>;
+  laneEvictedFee: { fee: bigint; ops: number } | undefined;
+  feeWindow: LedgerFees[];
+  extra: Map<string, unknown>;
 };
 
 /** Applies the queued transactions for a ledger being closed. */
-export type LedgerApplier = (net: Network, sequence: number, closeTime: number) => { txs: LedgerTx[]; fees: bigint };
+export type LedgerApplier = (net: Network, sequence: number, closeTime: number) => {
+  txs: LedgerTx[];
+  fees: bigint;
+  /** The Soroban phase's base fee (surge pricing), when it holds transactions. */
+  baseFee: bigint;
+  /** Inclusion fee charged to each Soroban transaction: feeCharged − resource fees charged. */
+  inclusionFees: bigint[];
+};
+
+/** Runs after every ledger close (controls that keep the queue loaded, e.g. congestion). */
+export type CloseHook = (net: Network, closed: ClosedLedger) => void;
 
 export class Network {
   readonly passphrase: string;
@@ -40,6 +62,8 @@ export class Network {
   readonly faults = new Faults();
   readonly rpcCalls = new Map<string, number>();
   readonly retentionLedgers: number | undefined;
+  /** The Soroban network configuration (limits, fees, state archival), with test overrides. */
+  readonly config: SorobanNetworkConfig;
   ledgerMs: number;
   state: LedgerState;
   /** Closed ledgers still served, oldest first; the last one is the latest. */
@@ -52,8 +76,15 @@ export class Network {
   records = new Map<string, TxRecord>();
   events: EventRecord[] = [];
   submissions: Submission[] = [];
-  /** Hashes evicted or expired recently answer TRY_AGAIN_LATER until this ledger. */
+  /** Full hashes banned (evicted, expired, refused for fee, applied): TRY_AGAIN_LATER until this ledger has closed. */
   bans = new Map<string, number>();
+  /** The last bid evicted since the last ledger: later bids must beat it (TxQueueLimiter). */
+  laneEvictedFee: { fee: bigint; ops: number } | undefined;
+  /** Soroban inclusion fees of the last FEE_STATS_WINDOW ledgers (getFeeStats). */
+  feeWindow: LedgerFees[] = [];
+  /** State of controls that must follow snapshots and reset (by control name). */
+  extra = new Map<string, unknown>();
+  readonly closeHooks: CloseHook[] = [];
   private readonly applier: LedgerApplier;
   private readonly genesisSnapshot: Snapshot;
   private readonly snapshots = new Map<string, Snapshot>();
@@ -66,6 +97,7 @@ export class Network {
     this.networkId = hash(Buffer.from(opts.passphrase));
     this.ledgerMs = opts.ledgerMs;
     this.retentionLedgers = opts.retentionLedgers;
+    this.config = networkConfig(opts.config);
     this.applier = applier;
     this.genesis = buildGenesis(opts.passphrase, opts.accounts);
     this.contracts = this.genesis.contracts;
@@ -94,40 +126,43 @@ export class Network {
     return wallSeconds() + this.timeOffset;
   }
 
-  /**
-   * The clock time bounds are checked against: network time without the shift from
-   * advance-time (and from ledgers closed faster than 1/s). Clients derive maxTime
-   * from their wall clock (setTimeout), so shifting this too would make every
-   * transaction built after an advance-time txTOO_LATE, which no real network does.
-   */
-  boundsTime(closeTime: number): number {
-    return closeTime - this.timeOffset;
-  }
-
   /** Close times strictly increase, as consensus requires. */
   nextCloseTime(): number {
     return Math.max(this.latest.closeTime + 1, this.now());
   }
 
-  closeLedger(): ClosedLedger {
+  /**
+   * Closes the next ledger. `closeTime` (tests, advance-ledgers) must be later than the last one;
+   * by default the network time, at least a second after the last close.
+   */
+  closeLedger(closeTime = this.nextCloseTime()): ClosedLedger {
     const sequence = this.latest.sequence + 1;
-    const closeTime = this.nextCloseTime();
+    if (closeTime <= this.latest.closeTime) throw new Error('close times must increase');
     // Ledgers closed faster than one per second run ahead of the wall clock; network
     // time follows them, so advance-time always counts from the last close.
     this.timeOffset += Math.max(0, closeTime - this.now());
     const applied = this.applier(this, sequence, closeTime);
     this.feePool += applied.fees;
-    this.ledgers.push(buildLedger(sequence, closeTime, this.latest.hash, applied.txs, this.feePool));
+    this.ledgers.push(buildLedger(sequence, closeTime, this.latest.hash, applied.txs, this.feePool, applied.baseFee));
+    this.feeWindow.push({ sequence, sorobanInclusionFees: applied.inclusionFees });
+    if (this.feeWindow.length > FEE_STATS_WINDOW) this.feeWindow.splice(0, this.feeWindow.length - FEE_STATS_WINDOW);
     this.forgetOutsideWindow();
-    for (const [h, until] of this.bans) if (until <= sequence) this.bans.delete(h);
-    return this.latest;
+    const closed = this.latest;
+    for (const hook of this.closeHooks) hook(this, closed);
+    return closed;
   }
 
   /** A real RPC forgets ledgers (and their transactions and events) older than its retention window. */
   private forgetOutsideWindow(): void {
     if (this.retentionLedgers === undefined || this.ledgers.length <= this.retentionLedgers) return;
     const dropped = this.ledgers.splice(0, this.ledgers.length - this.retentionLedgers);
-    for (const l of dropped) for (const h of l.txHashes) this.records.delete(h);
+    for (const l of dropped) {
+      for (const h of l.txHashes) {
+        const inner = this.records.get(h)?.innerHash;
+        if (inner) this.records.delete(inner);
+        this.records.delete(h);
+      }
+    }
     const oldest = this.oldest.sequence;
     const firstKept = this.events.findIndex((e) => e.ledger >= oldest);
     this.events = firstKept < 0 ? [] : this.events.slice(firstKept);
@@ -169,6 +204,9 @@ export class Network {
       events: [...this.events],
       submissions: this.submissions.map((s) => ({ ...s })),
       bans: new Map(this.bans),
+      laneEvictedFee: this.laneEvictedFee,
+      feeWindow: [...this.feeWindow],
+      extra: new Map([...this.extra].map(([k, v]) => [k, structuredClone(v)])),
     };
   }
 
@@ -184,6 +222,9 @@ export class Network {
     const byHash = new Map(this.submissions.map((x) => [x.hash, x]));
     this.queue = s.queue.map((q) => ({ ...q, submission: byHash.get(q.hash) ?? { ...q.submission } }));
     this.bans = new Map(s.bans);
+    this.laneEvictedFee = s.laneEvictedFee;
+    this.feeWindow = [...s.feeWindow];
+    this.extra = new Map([...s.extra].map(([k, v]) => [k, structuredClone(v)]));
   }
 }
 

@@ -8,6 +8,7 @@ import { Host } from '../host/host.ts';
 import { HostError } from '../host/host-error.ts';
 import { StorageView, type AccessMode } from '../host/storage-view.ts';
 import type { LedgerState } from '../ledger/ledger-state.ts';
+import { NETWORK_CONFIG, type SorobanNetworkConfig } from '../ledger/network-config.ts';
 
 export type InvokeRequest = {
   state: LedgerState;
@@ -23,6 +24,10 @@ export type InvokeRequest = {
   access: AccessMode;
   /** Record SOROBAN_CREDENTIALS_ADDRESS_V2 rather than legacy ADDRESS (simulation's useUpgradedAuth). */
   useAddressV2?: boolean;
+  /** The network's TTL settings (default: the real network's). */
+  config?: SorobanNetworkConfig;
+  /** A storage view prepared by the caller (apply restores archived entries into it first). */
+  storage?: StorageView;
 };
 
 export type InvokeOutcome = {
@@ -33,7 +38,7 @@ export type InvokeOutcome = {
   error?: HostError;
 };
 
-export const MAX_ENTRY_TTL = 3_110_400;
+export const MAX_ENTRY_TTL = NETWORK_CONFIG.maxEntryTtl;
 
 export type Call = { contract: string; fn: string; args: xdr.ScVal[] };
 
@@ -49,7 +54,8 @@ export function contractCall(fn: xdr.HostFunction): Call | undefined {
 }
 
 export function invoke(req: InvokeRequest): InvokeOutcome {
-  const storage = new StorageView(req.state, req.ledgerSeq, req.access);
+  const cfg = req.config ?? NETWORK_CONFIG;
+  const storage = req.storage ?? new StorageView(req.state, req.ledgerSeq, req.access, req.ledgerSeq + cfg.minPersistentTtl - 1);
   const auth = new AuthManager(req.authMode, req.source, req.authEntries, req.networkId, req.useAddressV2);
   const host = new Host({
     storage,
@@ -57,7 +63,9 @@ export function invoke(req: InvokeRequest): InvokeOutcome {
     contracts: req.contracts,
     ledgerSeq: req.ledgerSeq,
     timestamp: req.timestamp,
-    maxEntryTtl: MAX_ENTRY_TTL,
+    maxEntryTtl: cfg.maxEntryTtl,
+    minPersistentTtl: cfg.minPersistentTtl,
+    minTemporaryTtl: cfg.minTemporaryTtl,
   });
   const call = contractCall(req.hostFunction);
   if (!call) {

@@ -1,13 +1,15 @@
 // Files an applied transaction into the history that getTransaction and getEvents serve.
 import { Address, xdr } from '@stellar/stellar-sdk';
 import type { Network } from '../ledger/network.ts';
-import type { QueuedTx } from '../ledger/history.ts';
+import type { QueuedTx, TxRecord } from '../ledger/history.ts';
 import type { Applied } from './apply.ts';
 
 export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
   const events = xdr.expectUnionVariant(a.meta, 'v4').v4.events;
-  net.records.set(q.hash, {
+  const record: TxRecord = {
     hash: q.hash,
+    feeBump: q.inner !== undefined,
+    innerHash: q.inner?.hash,
     status: a.success ? 'SUCCESS' : 'FAILED',
     ledger: a.sequence,
     createdAt: a.closeTime,
@@ -18,7 +20,10 @@ export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
     diagnosticEventsXdr: a.diagnostics.map((d) => d.toXdr('base64')),
     contractEventsXdr: a.success ? [a.contractEvents.map((e) => e.toXdr('base64'))] : [],
     transactionEventsXdr: events.map((e) => e.toXdr('base64')),
-  });
+  };
+  net.records.set(q.hash, record);
+  // stellar-rpc db/transaction.go InsertTransactions: a fee bump is found by its outer and inner hash.
+  if (q.inner) net.records.set(q.inner.hash, record);
   q.submission.status = a.success ? 'success' : 'failed';
   q.submission.ledger = a.sequence;
 

@@ -8,6 +8,19 @@ export function txHash(networkId: Uint8Array, tx: xdr.Transaction): Buffer {
   return Buffer.from(hash(Buffer.concat([networkId, type, tx.toXdr()])));
 }
 
+/** SHA-256 of {networkId, ENVELOPE_TYPE_TX_FEE_BUMP, FeeBumpTransaction} (FeeBumpTransactionFrame::getContentsHash). */
+export function feeBumpHash(networkId: Uint8Array, tx: xdr.FeeBumpTransaction): Buffer {
+  const type = Buffer.alloc(4);
+  type.writeInt32BE(xdr.EnvelopeType.envelopeTypeTxFeeBump.value);
+  return Buffer.from(hash(Buffer.concat([networkId, type, tx.toXdr()])));
+}
+
+/**
+ * SHA-256 of the whole envelope, signatures included (TransactionFrame::getFullHash): the identity
+ * stellar-core's queue bans and compares duplicates by.
+ */
+export const fullHash = (envelope: xdr.TransactionEnvelope): string => Buffer.from(hash(envelope.toXdr())).toString('hex');
+
 export type SignatureCheck = 'ok' | 'txBadAuth' | 'txBadAuthExtra';
 
 /**
@@ -19,6 +32,8 @@ export function checkTxSignatures(
   account: xdr.AccountEntry,
   payload: Uint8Array,
   signatures: xdr.DecoratedSignature[],
+  /** Threshold index: 1 low (a fee bump's fee source), 2 medium (the default for operations). */
+  level: 1 | 2 = 2,
 ): SignatureCheck {
   const thresholds = account.thresholds.value;
   const signers: { key: Buffer; weight: number }[] = [
@@ -39,7 +54,7 @@ export function checkTxSignatures(
       break;
     }
   }
-  const needed = Math.max(1, thresholds[2]);
+  const needed = Math.max(1, thresholds[level]);
   if (weight < needed) return 'txBadAuth';
   if (used.size < signatures.length) return 'txBadAuthExtra';
   return 'ok';

@@ -51,8 +51,10 @@ export async function buildCall(
   const account = await ctx.server.getAccount(source.publicKey());
   const builder = new TransactionBuilder(account, { fee: '100', networkPassphrase: ctx.devnet.passphrase })
     .addOperation(Operation.invokeContractFunction({ contract, function: fn, args, auth: opts.auth }));
+  // Time bounds from the network's clock, as core checks them against ledger close time (the
+  // latest close time may run ahead of the wall clock: advance-time, sub-second ledgers).
   if (opts.timebounds) builder.setTimebounds(opts.timebounds.minTime, opts.timebounds.maxTime);
-  else builder.setTimeout(opts.timeoutSeconds ?? 300);
+  else builder.setTimebounds(0, ctx.devnet.control.state().closeTime + (opts.timeoutSeconds ?? 300));
   return builder.build();
 }
 

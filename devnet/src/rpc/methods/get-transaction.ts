@@ -1,3 +1,6 @@
+// getTransaction (stellar-rpc methods/get_transaction.go, db/transaction.go): by hash, a fee bump by
+// its outer or its inner hash (txHash echoes the one asked for; feeBump true; the envelope, result
+// and meta are the fee bump's).
 import { invalidParams, type Method } from '../jsonrpc.ts';
 
 export const getTransaction: Method = (net, params) => {
@@ -23,7 +26,7 @@ export const getTransaction: Method = (net, params) => {
     ledger: rec.ledger,
     createdAt: String(rec.createdAt),
     applicationOrder: rec.applicationOrder,
-    feeBump: false,
+    feeBump: rec.feeBump,
     envelopeXdr: rec.envelopeXdr,
     resultXdr: rec.resultXdr,
     resultMetaXdr: rec.resultMetaXdr,

@@ -3,6 +3,7 @@
 // those, so before a pull the service compares them with the plan: a lower amount would confirm
 // a cycle that was not paid, a higher one or a shorter interval would take more than the plan
 // says, and a longer interval makes every scheduled pull fail as too early.
+import { rawUnits } from '../amounts.ts';
 import { PullRejection, type Transfer, type VaultTerms } from './vault-gateway.ts';
 
 export interface PlanTerms {
@@ -11,16 +12,6 @@ export interface PlanTerms {
   intervalSeconds: number;
   /** null: the plan names no token, and whatever token the vault holds is accepted. */
   tokenContractId: string | null;
-}
-
-const I128_MAX = (1n << 127n) - 1n;
-
-/** The plan's price as whole raw units within i128, or undefined when it is not one. */
-export function rawUnits(tokenAmount: string): bigint | undefined {
-  const m = /^(\d+)(?:\.0*)?$/.exec(tokenAmount.trim());
-  if (!m) return undefined;
-  const units = BigInt(m[1]!);
-  return units <= I128_MAX ? units : undefined;
 }
 
 function differences(plan: PlanTerms, vault: VaultTerms): string[] {

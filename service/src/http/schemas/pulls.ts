@@ -39,8 +39,7 @@ export const PullJson = z.strictObject({
   status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected']),
   ledger: z.number().int().nullable(),
   error: z.string().nullable(),
-  /** What the token's transfer event says moved (raw units); null until confirmed. */
-  transferred_amount: z.number().nullable(),
+  transferred_amount: exactNumberSchema("What the token's transfer event says moved, raw units, exactly; null until confirmed").nullable(),
   token_contract_id: z.string().nullable(),
   /** Fee charged to the fee source, stroops. */
   fee_charged: z.number().int().nullable(),
@@ -53,7 +52,9 @@ export const PullJson = z.strictObject({
 });
 export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
-export const pullJson = (p: PullAttempt): Omit<z.infer<typeof PullJson>, 'amount'> & { amount: ExactNumber } => ({
+export const pullJson = (
+  p: PullAttempt,
+): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & { amount: ExactNumber; transferred_amount: ExactNumber | null } => ({
   id: p.id,
   subscription_id: p.subscription_id,
   amount: exactNumber(p.amount),
@@ -61,7 +62,7 @@ export const pullJson = (p: PullAttempt): Omit<z.infer<typeof PullJson>, 'amount
   status: p.status,
   ledger: p.ledger,
   error: p.error,
-  transferred_amount: p.transferred_amount === null ? null : Number(p.transferred_amount),
+  transferred_amount: p.transferred_amount === null ? null : exactNumber(p.transferred_amount),
   token_contract_id: p.token_contract_id,
   fee_charged: p.fee_charged === null ? null : Number(p.fee_charged),
   inner_tx_hash: p.inner_tx_hash,
