@@ -1,7 +1,7 @@
 // /docs as a new user meets it: a real headless Chromium (Debian's package) opens the page of a
 // server listening on loopback, the page renders from the installed package with every outside
 // request blocked, and every endpoint of /openapi.json appears on it. A screenshot is kept in a
-// temporary directory (path printed) for a human to look at.
+// temporary directory (path printed) for a human to look at. The page offers a Bearer key field.
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,9 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /docs in headless Chromium', () => {
 
     const text = await page.locator('body').innerText();
     expect(text).toContain('Recurring billing on Soroban');
+    // The reader can enter an API key once and try requests with it (issue 11).
+    expect(text).toContain('Selected Auth Type: merchantKey');
+    expect(text).toContain('Bearer Token');
     for (const path of paths) expect(text, path).toContain(path);
     expect(outside).toEqual([]);
   }, 60_000);
