@@ -3,6 +3,7 @@
 // of JSON on stdout (for scripts); otherwise a readable summary.
 import { parseArgs } from 'node:util';
 import { startDevnet, type Devnet } from './index.ts';
+import { VAULT_BUILDS, type VaultBuild } from './contracts/vault.ts';
 
 function intFlag(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     'ledger-ms': { type: 'string' },
     accounts: { type: 'string' },
     'retention-ledgers': { type: 'string' },
+    'vault-build': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -31,7 +33,17 @@ const devnet = await startDevnet({
   ledgerMs: intFlag(values['ledger-ms'], 'ledger-ms', 5000),
   accounts: intFlag(values.accounts, 'accounts', 5),
   retentionLedgers: retentionFlag(values['retention-ledgers']),
+  vaultBuild: vaultBuildFlag(values['vault-build']),
 });
+
+function vaultBuildFlag(value: string | undefined): VaultBuild | undefined {
+  if (value === undefined) return undefined;
+  if (!(VAULT_BUILDS as readonly string[]).includes(value)) {
+    process.stderr.write(`--vault-build must be one of ${VAULT_BUILDS.join(', ')}\n`);
+    process.exit(2);
+  }
+  return value as VaultBuild;
+}
 
 function retentionFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -55,6 +67,7 @@ function summary(d: Devnet) {
     controlUrl: d.controlUrl,
     passphrase: d.passphrase,
     ledgerMs: d.ledgerMs,
+    vaultBuild: d.vaultBuild,
     contracts: d.contracts,
     tokenAdmin: d.tokenAdmin,
     accounts: d.accounts,
@@ -69,7 +82,7 @@ function printHuman(d: Devnet): void {
     `  Passphrase   ${d.passphrase}`,
     `  Ledger close ${d.ledgerMs > 0 ? `every ${d.ledgerMs} ms` : 'on demand (POST /control/close-ledger)'}`,
     `  Retention    ${d.retentionLedgers === undefined ? 'every ledger' : `the last ${d.retentionLedgers} ledgers`}`,
-    `  Vault        ${d.contracts.vault}`,
+    `  Vault        ${d.contracts.vault} (${d.vaultBuild} build)`,
     `  Token (USDC) ${d.contracts.token}`,
     `  Token admin  ${d.tokenAdmin.publicKey}  ${d.tokenAdmin.secret}`,
     'Funded test accounts (10,000 XLM each; throwaway keys, never use them elsewhere):',

@@ -6,6 +6,7 @@ import { DEFAULT_PASSPHRASE } from './ledger/genesis.ts';
 import { Network } from './ledger/network.ts';
 import { createDevnetServer } from './server.ts';
 import { applyLedger } from './tx/apply.ts';
+import { VAULT_BUILDS, type VaultBuild } from './contracts/vault.ts';
 
 export type DevnetOptions = {
   /** 0 (default here) picks a free port. */
@@ -22,6 +23,11 @@ export type DevnetOptions = {
    * the window's oldest ledger. Default: keep everything.
    */
   retentionLedgers?: number;
+  /**
+   * The vault contract's build: 'deployed' (default, the contract as deployed) or 'extended'
+   * (Orbit's planned build: cancel_vault, vault_created / vault_cancelled events, TTL extension).
+   */
+  vaultBuild?: VaultBuild;
 };
 
 export type KeyPairInfo = { publicKey: string; secret: string };
@@ -32,6 +38,7 @@ export type Devnet = {
   passphrase: string;
   ledgerMs: number;
   retentionLedgers: number | undefined;
+  vaultBuild: VaultBuild;
   contracts: { vault: string; token: string };
   tokenAdmin: KeyPairInfo;
   accounts: KeyPairInfo[];
@@ -43,12 +50,17 @@ export { DevnetControl } from './control/controls.ts';
 export type { DevnetState } from './control/controls.ts';
 export type { FaultSpec } from './ledger/faults.ts';
 export type { TrafficArm, TrafficRequest, TrafficTx } from './control/traffic.ts';
+export type { TrustlineAnswer, TrustlineRequest, TrustlineView } from './control/trustlines.ts';
+export type { VaultBuild } from './contracts/vault.ts';
 export type { Submission } from './ledger/history.ts';
 
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const ledgerMs = opts.ledgerMs ?? 5000;
+  if (opts.vaultBuild !== undefined && !VAULT_BUILDS.includes(opts.vaultBuild)) {
+    throw new Error(`vaultBuild must be one of ${VAULT_BUILDS.join(', ')}`);
+  }
   const net = new Network(
-    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers },
+    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers, vaultBuild: opts.vaultBuild },
     applyLedger,
   );
   const clock = new LedgerClock(net);
@@ -70,6 +82,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     passphrase: net.passphrase,
     ledgerMs,
     retentionLedgers: net.retentionLedgers,
+    vaultBuild: opts.vaultBuild ?? 'deployed',
     contracts: { vault: genesis.vault, token: genesis.token },
     tokenAdmin: info(genesis.tokenAdmin),
     accounts: genesis.accounts.map(info),

@@ -13,7 +13,8 @@ it('prints one JSON line with URLs, passphrase, contracts and accounts, and exit
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   while (!out.includes('\n')) await once(child.stdout, 'data');
   const info = JSON.parse(out.trim());
-  expect(Object.keys(info)).toEqual(['rpcUrl', 'controlUrl', 'passphrase', 'ledgerMs', 'contracts', 'tokenAdmin', 'accounts']);
+  expect(Object.keys(info)).toEqual(['rpcUrl', 'controlUrl', 'passphrase', 'ledgerMs', 'vaultBuild', 'contracts', 'tokenAdmin', 'accounts']);
+  expect(info.vaultBuild).toBe('deployed');
   expect(info.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   expect(info.controlUrl).toBe(`${info.rpcUrl}control`);
   expect(info.ledgerMs).toBe(0);
@@ -59,4 +60,28 @@ it('--retention-ledgers sets the window getHealth reports, and refuses 0', async
   const [code] = await once(bad, 'exit');
   expect(code).toBe(2);
   expect(err).toContain('--retention-ledgers must be a positive integer');
+});
+
+it('--vault-build extended runs the extended vault (same id, other code), and refuses an unknown build', async () => {
+  const cwd = new URL('..', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--vault-build', 'extended'], {
+    cwd, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  while (!out.includes('\n')) await once(child.stdout, 'data');
+  const info = JSON.parse(out.trim());
+  expect(info.vaultBuild).toBe('extended');
+  const { startDevnet } = await import('../src/index.ts');
+  const deployed = await startDevnet({ ledgerMs: 0, accounts: 1 });
+  expect(info.contracts).toEqual(deployed.contracts);
+  await deployed.close();
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  const bad = spawn(process.execPath, ['src/cli.ts', '--vault-build', 'v2'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  bad.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const [code] = await once(bad, 'exit');
+  expect(code).toBe(2);
+  expect(err).toContain('--vault-build must be one of deployed, extended');
 });

@@ -1,14 +1,14 @@
 // Argument decoding for contract entry points. A mistyped argument is a host
 // conversion error, as when a Wasm contract receives a value of the wrong type.
-import type { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
 import type { Env } from '../host/contract.ts';
 import { HostError } from '../host/host-error.ts';
 import { readAddress, readI128, readU32, readU64 } from '../host/scval.ts';
 
-export type ArgKind = 'address' | 'i128' | 'u32' | 'u64';
-type Decoded = { address: string; i128: bigint; u32: number; u64: bigint };
+export type ArgKind = 'address' | 'i128' | 'u32' | 'u64' | 'bool';
+type Decoded = { address: string; i128: bigint; u32: number; u64: bigint; bool: boolean };
 
-const TYPE_OF: Record<ArgKind, string> = { address: 'scvAddress', i128: 'scvI128', u32: 'scvU32', u64: 'scvU64' };
+const TYPE_OF: Record<ArgKind, string> = { address: 'scvAddress', i128: 'scvI128', u32: 'scvU32', u64: 'scvU64', bool: 'scvBool' };
 
 export function decodeArgs<K extends ArgKind[]>(
   _env: Env,
@@ -22,6 +22,7 @@ export function decodeArgs<K extends ArgKind[]>(
     if (k === 'address') return readAddress(v);
     if (k === 'i128') return readI128(v);
     if (k === 'u32') return readU32(v);
+    if (k === 'bool') return xdr.expectUnionVariant(v, 'scvBool').b;
     return readU64(v);
   }) as never;
 }

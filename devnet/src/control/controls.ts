@@ -10,6 +10,9 @@ import type { Network } from '../ledger/network.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { invoke } from '../tx/invoke.ts';
 import { addTraffic, type TrafficRequest, type TrafficTx } from './traffic.ts';
+import { changeTrustline, TrustlineError, viewTrustline, type TrustlineAnswer, type TrustlineRequest, type TrustlineView } from './trustlines.ts';
+import { displayScVal } from '../host/display.ts';
+import type { HostEvent } from '../host/events.ts';
 
 export class ControlError extends Error {}
 
@@ -24,9 +27,15 @@ export class DevnetControl {
     this.clock = clock;
   }
 
-  /** Friendbot-style: creates the account with 10,000 XLM, or tops it up by that much. */
-  fund(address: string): { address: string; balance: string } {
+  /**
+   * Friendbot-style: creates the account with 10,000 XLM, or tops it up by that much. With
+   * `trustline` (default true) the account also gets a USDC trustline if it has none — unlimited
+   * (or `limit`) and authorized, as a wallet's ChangeTrust would make it; `limit` given for an
+   * existing trustline changes its limit. `trustline: false` leaves trustlines alone.
+   */
+  fund(address: string, opts: { trustline?: boolean; limit?: bigint } = {}): { address: string; balance: string; trustline: TrustlineView | null } {
     if (!StrKey.isValidEd25519PublicKey(address)) throw new ControlError('address must be a G… account id');
+    if (address === this.net.genesis.asset.issuer && opts.trustline === true) throw new ControlError('the issuer holds no trustline for its own asset');
     const id = keyId(accountKey(address));
     const seq = this.net.latest.sequence;
     const existing = this.net.state.get(id);
@@ -34,7 +43,33 @@ export class DevnetControl {
       ? withAccount(existing.data, { balance: balanceOf(existing.data) + FRIENDBOT_XLM })
       : accountEntry(address, FRIENDBOT_XLM, BigInt(seq) << 32n);
     this.net.state.set(id, { data, lastModified: seq });
-    return { address, balance: balanceOf(data).toString() };
+    let trustline: TrustlineView | null = null;
+    if (address !== this.net.genesis.asset.issuer) {
+      const wanted = opts.trustline ?? true;
+      const current = this.trustlineOf(address);
+      trustline = wanted && (!current.trustline || opts.limit !== undefined)
+        ? this.trustline({ account: address, ...(opts.limit !== undefined && { limit: opts.limit }) }).trustline
+        : current.trustline;
+    }
+    return { address, balance: balanceOf(this.net.state.get(id)!.data).toString(), trustline };
+  }
+
+  /**
+   * Creates, changes or removes `account`'s USDC trustline (ChangeTrust's rules: a limit not below
+   * the balance, removal only when empty; `authorized` as the issuer's set_authorized would set it).
+   */
+  trustline(req: TrustlineRequest): TrustlineAnswer {
+    try {
+      return changeTrustline(this.net, req);
+    } catch (e) {
+      if (e instanceof TrustlineError) throw new ControlError(e.message);
+      throw e;
+    }
+  }
+
+  /** The account's USDC trustline as it is now (null: none). */
+  trustlineOf(account: string): TrustlineAnswer {
+    return viewTrustline(this.net, account);
   }
 
   /** Mints raw token units to a G… or C… address, as the devnet-held token admin. */
@@ -69,7 +104,7 @@ export class DevnetControl {
       authMode: 'record',
       access: { kind: 'record' },
     });
-    if (out.error) throw new ControlError(`mint failed: ${out.error.message}`);
+    if (out.error) throw new ControlError(`mint failed: ${errorSummary(out.error.message, out.host.events)}`);
     out.storage.commit();
   }
 
@@ -137,6 +172,11 @@ export class DevnetControl {
   }
 }
 
+/** The error and the first `error` diagnostic's data, e.g. `Error(Contract, #13) ["trustline entry is missing for account", G…]`. */
+function errorSummary(message: string, events: HostEvent[]): string {
+  const diag = events.find((e) => e.kind === 'diagnostic' && e.topics[0]?.type === 'scvSymbol' && e.topics[0].sym.toString() === 'error');
+  return diag ? `${message} ${displayScVal(diag.data)}` : message;
+}
 
 function mintCall(token: string, to: string, amount: bigint): xdr.HostFunction {
   return xdr.HostFunction.hostFunctionTypeInvokeContract(

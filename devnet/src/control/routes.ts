@@ -1,13 +1,15 @@
 // HTTP routes of the control API under /control: JSON in, JSON out, never JSON-RPC.
 import { parseFault } from '../ledger/faults.ts';
 import { parseTraffic } from './traffic.ts';
+import { parseLimit, parseTrustlineRequest } from './trustlines.ts';
 import type { DevnetControl } from './controls.ts';
 
 type Body = Record<string, unknown>;
 type Route = { method: 'GET' | 'POST'; run: (c: DevnetControl, body: Body) => unknown };
 
 const routes: Record<string, Route> = {
-  '/control/fund': { method: 'POST', run: (c, b) => c.fund(String(b.address ?? '')) },
+  '/control/fund': { method: 'POST', run: (c, b) => c.fund(String(b.address ?? ''), parseFund(b)) },
+  '/control/trustline': { method: 'POST', run: (c, b) => c.trustline(parseTrustlineRequest(b)) },
   '/control/mint': { method: 'POST', run: (c, b) => c.mint(String(b.to ?? ''), String(b.amount ?? '')) },
   '/control/advance-time': { method: 'POST', run: (c, b) => c.advanceTime(Number(b.seconds)) },
   '/control/close-ledger': { method: 'POST', run: (c) => c.closeLedger() },
@@ -23,6 +25,13 @@ const routes: Record<string, Route> = {
   '/control/transactions': { method: 'GET', run: (c) => c.transactions() },
   '/control/rpc-calls': { method: 'GET', run: (c) => c.rpcCalls() },
 };
+
+function parseFund(b: Body): { trustline?: boolean; limit?: bigint } {
+  if (b.trustline !== undefined && typeof b.trustline !== 'boolean') throw new Error('trustline must be true or false');
+  const limit = parseLimit(b.limit);
+  if (b.trustline === false && limit !== undefined) throw new Error('limit needs trustline: true');
+  return { ...(b.trustline !== undefined && { trustline: b.trustline as boolean }), ...(limit !== undefined && { limit }) };
+}
 
 export type ControlReply = { status: number; body: unknown };
 

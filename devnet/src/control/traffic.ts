@@ -19,6 +19,7 @@ import { deriveKeypair } from '../ledger/genesis.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import { accountKey, contractDataKey, keyId } from '../ledger/keys.ts';
 import { balanceKey } from '../contracts/token.ts';
+import { AUTHORIZED_FLAG, I64_MAX, openTrustline, readTrustline, trustlineKey } from '../contracts/classic.ts';
 import type { Network } from '../ledger/network.ts';
 import { accountSignature, addressCredentials, signaturePayload } from '../host/auth-credentials.ts';
 import { scAddress } from '../host/addresses.ts';
@@ -81,6 +82,8 @@ function trafficAccount(net: Network, label: string): Keypair {
   if (!net.state.get(id)) {
     const seq = net.latest.sequence;
     net.state.set(id, { data: accountEntry(kp.publicKey(), FRIENDBOT_XLM, BigInt(seq) << 32n), lastModified: seq });
+    // Holders of the USDC SAC need a trustline, as on the real network.
+    openTrustline(net.state, seq, kp.publicKey(), net.genesis.asset, { limit: I64_MAX, flags: AUTHORIZED_FLAG });
   }
   return kp;
 }
@@ -91,7 +94,12 @@ function walletId(n: number): string {
 }
 
 function ensureTokens(net: Network, mint: Minter, holder: string): void {
-  if (!net.state.get(keyId(contractDataKey(net.genesis.token, balanceKey(holder), 'persistent')))) mint(holder, TRAFFIC_BALANCE);
+  if (StrKey.isValidEd25519PublicKey(holder)) {
+    const tl = net.state.get(keyId(trustlineKey(holder, net.genesis.asset)));
+    if (!tl || readTrustline(tl.data).balance === 0n) mint(holder, TRAFFIC_BALANCE);
+  } else if (!net.state.get(keyId(contractDataKey(net.genesis.token, balanceKey(holder), 'persistent')))) {
+    mint(holder, TRAFFIC_BALANCE);
+  }
 }
 
 function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, ledger: number, amount: bigint): TrafficTx {

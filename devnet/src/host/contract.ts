@@ -15,6 +15,21 @@ export interface Env {
   getData(key: xdr.ScVal, durability: Durability): xdr.ScVal | undefined;
   setData(key: xdr.ScVal, val: xdr.ScVal, durability: Durability, liveUntil?: number): void;
   removeData(key: xdr.ScVal, durability: Durability): void;
+  /**
+   * soroban-sdk `storage().persistent()/temporary().extend_ttl(key, threshold, extend_to)`, i.e. the
+   * host's `extend_contract_data_ttl` (rs-soroban-env storage.rs `Storage::extend_ttl`): when the
+   * entry has `threshold` ledgers or fewer left, its live_until becomes current + `extend_to`
+   * (clamped to the network's max TTL). A read access: a read-only footprint entry may be extended.
+   */
+  extendTtl(key: xdr.ScVal, durability: Durability, threshold: number, extendTo: number): void;
+  /** `storage().instance().extend_ttl(threshold, extend_to)`: the running contract's instance and its code. */
+  extendInstanceTtl(threshold: number, extendTo: number): void;
+  /**
+   * Built-in contracts only (the Stellar Asset Contract): a classic ledger entry (account,
+   * trustline) read or written through the host's storage, inside the footprint like any entry.
+   */
+  getLedgerEntry(key: xdr.LedgerKey): xdr.LedgerEntryData | undefined;
+  putLedgerEntry(key: xdr.LedgerKey, data: xdr.LedgerEntryData): void;
   /** The contract instance's own storage map (read only here: our contracts set it at genesis). */
   instanceValue(key: xdr.ScVal): xdr.ScVal | undefined;
   emit(topics: xdr.ScVal[], data: xdr.ScVal): void;

@@ -6,7 +6,7 @@ import type { AuthManager } from './auth.ts';
 import type { Contract, DeployedContract, Durability, Env } from './contract.ts';
 import { diagnosticData, type HostEvent } from './events.ts';
 import { HostError, type ErrorCode, type ErrorType } from './host-error.ts';
-import { str, sym, vec } from './scval.ts';
+import { str, sym, u32, vec } from './scval.ts';
 import { FootprintError, type StorageView } from './storage-view.ts';
 import { codeKey, contractDataKey, instanceKey } from '../ledger/keys.ts';
 import type { StoredEntry } from '../ledger/ledger-state.ts';
@@ -77,6 +77,25 @@ export class Host {
       if (e instanceof FootprintError) this.outsideFootprint(what, subject);
       throw e;
     }
+  }
+
+  /**
+   * rs-soroban-env storage.rs `Storage::extend_ttl` (through `Host::extend_contract_data_ttl`):
+   * threshold > extend_to is an error; a missing entry is the storage MissingValue error; the new
+   * live_until is current + extend_to clamped to the max TTL, applied only when the entry has
+   * `threshold` ledgers or fewer left and it would grow.
+   */
+  extendTtl(key: xdr.LedgerKey, threshold: number, extendTo: number, what: string, subject: xdr.ScVal): void {
+    this.instructions += COST.read;
+    if (threshold > extendTo) {
+      this.fail('Storage', 'InvalidInput', 'threshold must be <= extend_to', [u32(threshold), u32(extendTo)]);
+    }
+    const entry = this.read(key, what, subject);
+    if (!entry) return this.fail('Storage', 'MissingValue', `trying to get non-existing value for ${what}`, [subject]);
+    if (entry.liveUntil === undefined) return;
+    const seq = this.ctx.ledgerSeq;
+    const newLiveUntil = Math.min(seq + extendTo, seq + this.ctx.maxEntryTtl - 1);
+    if (entry.liveUntil - seq <= threshold && newLiveUntil > entry.liveUntil) this.storage.extendTtl(key, newLiveUntil);
   }
 
   private outsideFootprint(what: string, subject: xdr.ScVal): never {
@@ -156,6 +175,22 @@ export class Host {
       removeData(key, d) {
         host.write(dataKey(key, d), null, undefined, 'contract storage key', key);
       },
+      extendTtl(key, d, threshold, extendTo) {
+        host.extendTtl(dataKey(key, d), threshold, extendTo, 'contract storage key', key);
+      },
+      extendInstanceTtl(threshold, extendTo) {
+        // Host::extend_current_contract_instance_and_code_ttl: the instance, then a Wasm contract's code.
+        const address = xdr.ScVal.scvAddress(scAddress(frame.contract));
+        host.extendTtl(instanceKey(frame.contract), threshold, extendTo, 'contract instance key', address);
+        const wasmHash = host.ctx.contracts.get(frame.contract)?.wasmHash;
+        if (wasmHash) host.extendTtl(codeKey(wasmHash), threshold, extendTo, 'contract code key', xdr.ScVal.scvBytes(wasmHash));
+      },
+      getLedgerEntry(key) {
+        return host.read(key, classicKeyName(key), classicSubject(key))?.data;
+      },
+      putLedgerEntry(key, data) {
+        host.write(key, data, undefined, classicKeyName(key), classicSubject(key));
+      },
       instanceValue(key) {
         const e = host.storage.get(instanceKey(frame.contract));
         const val = e ? contractDataOf(e).val : undefined;
@@ -175,6 +210,15 @@ export class Host {
       fail: (code, message, args) => host.fail('Contract', code, message, args),
     };
   }
+}
+
+/** storage.rs `get_key_type_string_for_error` for the classic entries the SAC touches. */
+const classicKeyName = (k: xdr.LedgerKey): string => (k.type === 'trustline' ? 'account trustline' : 'account');
+
+/** The account a classic key belongs to, as the error's argument (error.rs `account_address_from_key`). */
+function classicSubject(k: xdr.LedgerKey): xdr.ScVal {
+  const accountId = k.type === 'trustline' ? k.trustLine.accountId : k.type === 'account' ? k.account.accountId : undefined;
+  return accountId ? xdr.ScVal.scvAddress(xdr.ScAddress.scAddressTypeAccount(accountId)) : xdr.ScVal.scvVoid();
 }
 
 const contractDataOf = (e: StoredEntry): xdr.ContractDataEntry => xdr.expectUnionVariant(e.data, 'contractData').contractData;

@@ -2,7 +2,7 @@
 // In record mode (simulation) every touched key is collected into the footprint;
 // in enforce mode (apply, or simulation with a given footprint) a key outside the
 // declared footprint is an error, as the real host's storage map would report.
-import type { xdr } from '@stellar/stellar-sdk';
+import { xdr } from '@stellar/stellar-sdk';
 import { isArchived, isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
 import { isTemporary, keyId } from '../ledger/keys.ts';
 
@@ -20,10 +20,13 @@ export class FootprintError extends Error {
 
 export type EntryChange = { key: xdr.LedgerKey; id: string; before?: StoredEntry; after: StoredEntry | null };
 
+/** A TTL extension of an entry the invocation did not otherwise write (its data unchanged). */
+export type TtlChange = { key: xdr.LedgerKey; id: string; before: StoredEntry; liveUntil: number };
+
 export class StorageView {
   readonly readKeys = new Map<string, xdr.LedgerKey>();
   readonly writeKeys = new Map<string, xdr.LedgerKey>();
-  private overlay = new Map<string, { key: xdr.LedgerKey; entry: StoredEntry | null }>();
+  private overlay = new Map<string, { key: xdr.LedgerKey; entry: StoredEntry | null; ttlOnly?: boolean }>();
   private state: LedgerState;
   private ledgerSeq: number;
   private mode: AccessMode;
@@ -50,7 +53,30 @@ export class StorageView {
     // rs-soroban-env storage.rs Storage::handle_maybe_expired_entry (recording mode): an archived
     // persistent entry joins the read-write footprint and is restored to the minimum TTL.
     if (this.mode.kind === 'record' && isArchived(entry, key, this.ledgerSeq)) return this.restore(key);
+    if (this.mode.kind === 'record' && key.type === 'account') return this.simulatedAccount(id, entry);
     return entry;
+  }
+
+  private readonly padded = new Map<string, StoredEntry>();
+
+  /**
+   * soroban-simulation snapshot_source.rs `SimulationSnapshotSource` / `LedgerEntryUpdater`:
+   * simulation reads every account entry with its v1/v2/v3 extensions filled in, because core
+   * creates them (the sequence bump's seqLedger/seqTime) before the host runs, so read bytes
+   * and anything the call writes back are sized as they will be at apply.
+   */
+  private simulatedAccount(id: string, entry: StoredEntry): StoredEntry {
+    let p = this.padded.get(id);
+    if (!p) {
+      p = { ...entry, data: withAccountExtV3(entry.data) };
+      this.padded.set(id, p);
+    }
+    return p;
+  }
+
+  /** The entry as this invocation's reads saw it before any write (simulation pads accounts). */
+  snapshotEntry(id: string): StoredEntry | undefined {
+    return this.padded.get(id) ?? this.state.get(id);
   }
 
   /**
@@ -82,12 +108,41 @@ export class StorageView {
     this.overlay.set(id, { key, entry: null });
   }
 
+  /**
+   * A new live_until for an entry, leaving its data alone: the host's TTL extension
+   * (storage.rs `Storage::apply_ttl_extension`). It needs only read access, so an entry in the
+   * read-only footprint can be extended; the caller has checked that the entry exists.
+   */
+  extendTtl(key: xdr.LedgerKey, liveUntil: number): void {
+    const id = keyId(key);
+    this.access(key, id, false);
+    const buffered = this.overlay.get(id);
+    if (buffered) {
+      if (buffered.entry) this.overlay.set(id, { ...buffered, entry: { ...buffered.entry, liveUntil } });
+      return;
+    }
+    const entry = this.state.get(id);
+    if (entry) this.overlay.set(id, { key, entry: { ...entry, liveUntil }, ttlOnly: true });
+  }
+
+  /** Entries created, updated or removed (TTL-only extensions are in ttlChanges()). */
   changes(): EntryChange[] {
     const out: EntryChange[] = [];
-    for (const [id, { key, entry }] of this.overlay) {
+    for (const [id, { key, entry, ttlOnly }] of this.overlay) {
+      if (ttlOnly) continue;
       const before = this.state.get(id);
       if (!before && !entry) continue;
       out.push({ key, id, before, after: entry });
+    }
+    return out;
+  }
+
+  /** TTL extensions of entries whose data this invocation did not change. */
+  ttlChanges(): TtlChange[] {
+    const out: TtlChange[] = [];
+    for (const [id, { key, entry, ttlOnly }] of this.overlay) {
+      const before = this.state.get(id);
+      if (ttlOnly && entry && before && entry.liveUntil !== undefined) out.push({ key, id, before, liveUntil: entry.liveUntil });
     }
     return out;
   }
@@ -113,4 +168,39 @@ export class StorageView {
     if (write ? !inRw : !inRw && !this.mode.readOnly.has(id)) throw new FootprintError(key);
     (write ? this.writeKeys : this.readKeys).set(id, key);
   }
+}
+
+/** snapshot_source.rs `update_account_entry`: AccountEntryExt v1 → v2 → v3 filled with zeros where absent. */
+function withAccountExtV3(data: xdr.LedgerEntryData): xdr.LedgerEntryData {
+  const a = xdr.expectUnionVariant(data, 'account').account;
+  const v1 = a.ext.type === 'v1' ? a.ext.v1 : undefined;
+  const v2 = v1?.ext.type === 'v2' ? v1.ext.v2 : undefined;
+  if (v2?.ext.type === 'v3') return data;
+  const v3 = new xdr.AccountEntryExtensionV3({ ext: xdr.ExtensionPoint.v0(), seqLedger: 0, seqTime: 0n });
+  return xdr.LedgerEntryData.account(
+    new xdr.AccountEntry({
+      accountId: a.accountId,
+      balance: a.balance,
+      seqNum: a.seqNum,
+      numSubEntries: a.numSubEntries,
+      inflationDest: a.inflationDest,
+      flags: a.flags,
+      homeDomain: a.homeDomain,
+      thresholds: a.thresholds,
+      signers: a.signers,
+      ext: xdr.AccountEntryExt.v1(
+        new xdr.AccountEntryExtensionV1({
+          liabilities: v1?.liabilities ?? new xdr.Liabilities({ buying: 0n, selling: 0n }),
+          ext: xdr.AccountEntryExtensionV1Ext.v2(
+            new xdr.AccountEntryExtensionV2({
+              numSponsored: v2?.numSponsored ?? 0,
+              numSponsoring: v2?.numSponsoring ?? 0,
+              signerSponsoringIDs: v2?.signerSponsoringIDs ?? a.signers.map(() => null),
+              ext: xdr.AccountEntryExtensionV2Ext.v3(v3),
+            }),
+          ),
+        }),
+      ),
+    }),
+  );
 }

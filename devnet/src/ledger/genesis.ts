@@ -7,7 +7,8 @@ import { codeKey, instanceKey, accountKey, keyId } from './keys.ts';
 import { LedgerState } from './ledger-state.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import { stellarAssetContract, tokenInstanceStorage } from '../contracts/token.ts';
-import { subscriptionVault } from '../contracts/vault.ts';
+import { subscriptionVault, type VaultBuild } from '../contracts/vault.ts';
+import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, I64_MAX, openTrustline, withAccountFlags, type CreditAsset } from '../contracts/classic.ts';
 
 export const DEFAULT_PASSPHRASE = 'Local Billing Devnet ; 2026';
 export const TOKEN_CODE = 'USDC';
@@ -21,16 +22,19 @@ export type Genesis = {
   tokenAdmin: Keypair;
   accounts: Keypair[];
   token: string;
+  /** The token's classic asset, USDC:<token admin>: the SAC's name() and its holders' trustlines. */
+  asset: CreditAsset;
   vault: string;
   contracts: Map<string, DeployedContract>;
   state: LedgerState;
 };
 
-export function buildGenesis(passphrase: string, accountCount: number): Genesis {
+export function buildGenesis(passphrase: string, accountCount: number, vaultBuild: VaultBuild = 'deployed'): Genesis {
   const tokenAdmin = deriveKeypair('token-admin');
   const accounts = Array.from({ length: accountCount }, (_, i) => deriveKeypair(`account/${i}`));
   const token = new Asset(TOKEN_CODE, tokenAdmin.publicKey()).contractId(passphrase);
-  const vaultWasmHash = hash(Buffer.from('billing-devnet:subscription-vault-wasm'));
+  // Another build is other Wasm: another code hash under the same contract id.
+  const vaultWasmHash = hash(Buffer.from(`billing-devnet:subscription-vault-wasm${vaultBuild === 'deployed' ? '' : `:${vaultBuild}`}`));
   const vault = deployedContractId(passphrase, tokenAdmin.publicKey(), hash(Buffer.from('subscription-vault')));
 
   const state = new LedgerState();
@@ -41,6 +45,12 @@ export function buildGenesis(passphrase: string, accountCount: number): Genesis 
       lastModified: GENESIS_SEQUENCE,
     });
   }
+  // The issuer may revoke authorization (AUTH_REVOCABLE), so a holder can be deauthorized as on a
+  // regulated asset; every test account holds an authorized, unlimited USDC trustline.
+  const adminKey = keyId(accountKey(tokenAdmin.publicKey()));
+  state.set(adminKey, { data: withAccountFlags(state.get(adminKey)!.data, AUTH_REVOCABLE_FLAG), lastModified: GENESIS_SEQUENCE });
+  const asset: CreditAsset = { code: TOKEN_CODE, issuer: tokenAdmin.publicKey() };
+  for (const kp of accounts) openTrustline(state, GENESIS_SEQUENCE, kp.publicKey(), asset, { limit: I64_MAX, flags: AUTHORIZED_FLAG });
   const tokenName = `${TOKEN_CODE}:${tokenAdmin.publicKey()}`;
   putInstance(state, token, xdr.ContractExecutable.contractExecutableStellarAsset(),
     tokenInstanceStorage(tokenAdmin.publicKey(), tokenName, TOKEN_CODE));
@@ -60,9 +70,9 @@ export function buildGenesis(passphrase: string, accountCount: number): Genesis 
 
   const contracts = new Map<string, DeployedContract>([
     [token, { id: token, impl: stellarAssetContract }],
-    [vault, { id: vault, impl: subscriptionVault, wasmHash: vaultWasmHash }],
+    [vault, { id: vault, impl: subscriptionVault(vaultBuild), wasmHash: vaultWasmHash }],
   ]);
-  return { tokenAdmin, accounts, token, vault, contracts, state };
+  return { tokenAdmin, accounts, token, asset, vault, contracts, state };
 }
 
 function putInstance(state: LedgerState, id: string, executable: xdr.ContractExecutable, storage: xdr.ScMapEntry[]) {

@@ -8,11 +8,14 @@ import type { LedgerState } from './ledger-state.ts';
 import { Faults } from './faults.ts';
 import type { EventRecord, QueuedTx, Submission, TxRecord } from './history.ts';
 import type { DeployedContract } from '../host/contract.ts';
+import type { VaultBuild } from '../contracts/vault.ts';
 import { networkConfig, type NetworkConfigOverrides, type SorobanNetworkConfig } from './network-config.ts';
 
 export type NetworkOptions = {
   passphrase: string;
   accounts: number;
+  /** The vault contract's build (contracts/vault.ts); default 'deployed'. */
+  vaultBuild?: VaultBuild;
   ledgerMs: number;
   /** Ledgers the RPC side remembers (getTransaction, getEvents, getLedgers); undefined = all. */
   retentionLedgers?: number;
@@ -99,7 +102,7 @@ export class Network {
     this.retentionLedgers = opts.retentionLedgers;
     this.config = networkConfig(opts.config);
     this.applier = applier;
-    this.genesis = buildGenesis(opts.passphrase, opts.accounts);
+    this.genesis = buildGenesis(opts.passphrase, opts.accounts, opts.vaultBuild);
     this.contracts = this.genesis.contracts;
     this.state = this.genesis.state.clone();
     this.ledgers = [buildLedger(GENESIS_SEQUENCE, wallSeconds(), new Uint8Array(32))];

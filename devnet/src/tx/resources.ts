@@ -35,7 +35,7 @@ export function measure(out: InvokeOutcome, state: LedgerState): Usage {
   for (const [id, key] of [...readOnly, ...readWrite]) {
     if (!isClassic(key) && !storage.restoredKeys.has(id)) continue;
     diskReadEntries++;
-    const e = state.get(id);
+    const e = storage.snapshotEntry(id); // simulation sizes accounts as core will have them
     diskReadBytes += e ? ledgerEntrySize(e) : 0;
   }
   const restoredIndices = readWrite.flatMap(([id], i) => (storage.restoredKeys.has(id) ? [i] : []));
