@@ -23,6 +23,9 @@ const { values } = parseArgs({
     accounts: { type: 'string' },
     'retention-ledgers': { type: 'string' },
     'vault-build': { type: 'string' },
+    'min-persistent-ttl': { type: 'string' },
+    'min-temporary-ttl': { type: 'string' },
+    'ledger-max-tx-count': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -34,7 +37,20 @@ const devnet = await startDevnet({
   accounts: intFlag(values.accounts, 'accounts', 5),
   retentionLedgers: retentionFlag(values['retention-ledgers']),
   vaultBuild: vaultBuildFlag(values['vault-build']),
+  minPersistentTtl: positiveFlag(values['min-persistent-ttl'], 'min-persistent-ttl'),
+  minTemporaryTtl: positiveFlag(values['min-temporary-ttl'], 'min-temporary-ttl'),
+  ledgerMaxTxCount: positiveFlag(values['ledger-max-tx-count'], 'ledger-max-tx-count'),
 });
+
+function positiveFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = intFlag(value, name, 0);
+  if (n < 1) {
+    process.stderr.write(`--${name} must be a positive integer\n`);
+    process.exit(2);
+  }
+  return n;
+}
 
 function vaultBuildFlag(value: string | undefined): VaultBuild | undefined {
   if (value === undefined) return undefined;
@@ -82,6 +98,7 @@ function printHuman(d: Devnet): void {
     `  Passphrase   ${d.passphrase}`,
     `  Ledger close ${d.ledgerMs > 0 ? `every ${d.ledgerMs} ms` : 'on demand (POST /control/close-ledger)'}`,
     `  Retention    ${d.retentionLedgers === undefined ? 'every ledger' : `the last ${d.retentionLedgers} ledgers`}`,
+    `  Min TTL      persistent ${d.control.networkConfig().minPersistentTtl}, temporary ${d.control.networkConfig().minTemporaryTtl} ledgers; ${d.control.networkConfig().ledgerMaxTxCount} Soroban txs per ledger`,
     `  Vault        ${d.contracts.vault} (${d.vaultBuild} build)`,
     `  Token (USDC) ${d.contracts.token}`,
     `  Token admin  ${d.tokenAdmin.publicKey}  ${d.tokenAdmin.secret}`,

@@ -28,6 +28,15 @@ export type DevnetOptions = {
    * (Orbit's planned build: cancel_vault, vault_created / vault_cancelled events, TTL extension).
    */
   vaultBuild?: VaultBuild;
+  /**
+   * Test overrides of the network configuration (ledger/network-config.ts; the rest is the real
+   * network's): state_archival min_persistent_ttl (120,960) and min_temporary_ttl (720), so entries
+   * archive or expire within a test, and contract_execution_lanes ledger_max_tx_count (2,000), so a
+   * few transactions fill a ledger.
+   */
+  minPersistentTtl?: number;
+  minTemporaryTtl?: number;
+  ledgerMaxTxCount?: number;
 };
 
 export type KeyPairInfo = { publicKey: string; secret: string };
@@ -53,6 +62,8 @@ export type { TrafficArm, TrafficRequest, TrafficTx } from './control/traffic.ts
 export type { TrustlineAnswer, TrustlineRequest, TrustlineView } from './control/trustlines.ts';
 export type { VaultBuild } from './contracts/vault.ts';
 export type { Submission } from './ledger/history.ts';
+export type { CongestionReply, CongestionRequest } from './control/congestion.ts';
+export type { SorobanNetworkConfig } from './ledger/network-config.ts';
 
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const ledgerMs = opts.ledgerMs ?? 5000;
@@ -60,7 +71,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     throw new Error(`vaultBuild must be one of ${VAULT_BUILDS.join(', ')}`);
   }
   const net = new Network(
-    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers, vaultBuild: opts.vaultBuild },
+    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers, vaultBuild: opts.vaultBuild,
+      config: { minPersistentTtl: opts.minPersistentTtl, minTemporaryTtl: opts.minTemporaryTtl, ledgerMaxTxCount: opts.ledgerMaxTxCount } },
     applyLedger,
   );
   const clock = new LedgerClock(net);

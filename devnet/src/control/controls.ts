@@ -10,11 +10,15 @@ import type { Network } from '../ledger/network.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { invoke } from '../tx/invoke.ts';
 import { addTraffic, type TrafficRequest, type TrafficTx } from './traffic.ts';
+import { congest, type CongestionReply, type CongestionRequest } from './congestion.ts';
+import type { SorobanNetworkConfig } from '../ledger/network-config.ts';
 import { changeTrustline, TrustlineError, viewTrustline, type TrustlineAnswer, type TrustlineRequest, type TrustlineView } from './trustlines.ts';
 import { displayScVal } from '../host/display.ts';
 import type { HostEvent } from '../host/events.ts';
 
 export class ControlError extends Error {}
+
+export const MAX_ADVANCE_LEDGERS = 100_000;
 
 export type DevnetState = { sequence: number; closeTime: number; paused: boolean; ledgerMs: number; queued: number };
 
@@ -117,6 +121,29 @@ export class DevnetControl {
   closeLedger(): { sequence: number; closeTime: number } {
     const l = this.net.closeLedger();
     return { sequence: l.sequence, closeTime: l.closeTime };
+  }
+
+  /**
+   * Closes `count` ledgers now, each the network's target close time (5 s) after the one before,
+   * so ledger time moves as it would on the network: TTLs and time bounds pass without waiting.
+   */
+  advanceLedgers(count: number): { sequence: number; closeTime: number } {
+    if (!Number.isInteger(count) || count < 1 || count > MAX_ADVANCE_LEDGERS) {
+      throw new ControlError(`count must be an integer from 1 to ${MAX_ADVANCE_LEDGERS}`);
+    }
+    const step = Math.max(1, Math.round(this.net.config.ledgerTargetCloseTimeMilliseconds / 1000));
+    for (let i = 0; i < count; i++) this.net.closeLedger(this.net.latest.closeTime + step);
+    return { sequence: this.net.latest.sequence, closeTime: this.net.latest.closeTime };
+  }
+
+  /** Keeps the Soroban queue full of other accounts' higher bids for the next `ledgers` ledgers. */
+  congestion(req: CongestionRequest): CongestionReply {
+    return congest(this.net, req);
+  }
+
+  /** The network configuration in force (limits, fees, state archival, with test overrides). */
+  networkConfig(): SorobanNetworkConfig {
+    return { ...this.net.config };
   }
 
   pause(): DevnetState {

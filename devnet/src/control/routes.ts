@@ -1,6 +1,7 @@
 // HTTP routes of the control API under /control: JSON in, JSON out, never JSON-RPC.
 import { parseFault } from '../ledger/faults.ts';
 import { parseTraffic } from './traffic.ts';
+import { parseCongestion } from './congestion.ts';
 import { parseLimit, parseTrustlineRequest } from './trustlines.ts';
 import type { DevnetControl } from './controls.ts';
 
@@ -13,6 +14,9 @@ const routes: Record<string, Route> = {
   '/control/mint': { method: 'POST', run: (c, b) => c.mint(String(b.to ?? ''), String(b.amount ?? '')) },
   '/control/advance-time': { method: 'POST', run: (c, b) => c.advanceTime(Number(b.seconds)) },
   '/control/close-ledger': { method: 'POST', run: (c) => c.closeLedger() },
+  '/control/advance-ledgers': { method: 'POST', run: (c, b) => c.advanceLedgers(Number(b.count)) },
+  '/control/congestion': { method: 'POST', run: (c, b) => c.congestion(parseCongestion(b)) },
+  '/control/network-config': { method: 'GET', run: (c) => c.networkConfig() },
   '/control/pause': { method: 'POST', run: (c) => c.pause() },
   '/control/resume': { method: 'POST', run: (c) => c.resume() },
   '/control/faults': { method: 'POST', run: (c, b) => c.fault(parseFault(b)) },

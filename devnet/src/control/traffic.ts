@@ -113,7 +113,8 @@ function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, led
   const { seq, includeAt } = nextSlot(net, source.publicKey(), ledger);
   const build = (auth?: xdr.SorobanAuthorizationEntry[], data?: string) => {
     const builder = new TransactionBuilder(new Account(source.publicKey(), (seq - 1n).toString()), {
-      fee: data ? String(100 + Number(xdr.SorobanTransactionData.fromXdr(data, 'base64').resourceFee)) : '100',
+      // An inclusion fee of 100; the builder adds the resource fee of setSorobanData (SDK 17).
+      fee: '100',
       networkPassphrase: net.passphrase,
     })
       .addOperation(Operation.invokeContractFunction({ contract: token, function: 'transfer', args: [addr(from), addr(to), i128(amount)], auth }))

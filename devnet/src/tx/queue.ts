@@ -143,7 +143,7 @@ export const queuedResources = (net: Network, except?: QueuedTx): Resource =>
  * (duplicate, older sequence, replace-by-fee), then the limiter (capacity and eviction).
  * `isFeeBump`: the candidate is a fee-bump envelope.
  */
-export function canAdd(net: Network, c: QueuedTx, isFeeBump: boolean): CanAdd {
+export function canAdd(net: Network, c: QueuedTx, isFeeBump: boolean, opts: { dryRun?: boolean } = {}): CanAdd {
   if (isBanned(net, c.fullHash)) return { kind: 'TRY_AGAIN_LATER' };
   const current = net.queue.find((q) => q.source === c.source);
   let replaces: QueuedTx | undefined;
@@ -162,7 +162,7 @@ export function canAdd(net: Network, c: QueuedTx, isFeeBump: boolean): CanAdd {
   }
   const limit = limiter(net, c, replaces);
   if (limit.kind !== 'ok') {
-    ban(net, c.fullHash);
+    if (!opts.dryRun) ban(net, c.fullHash);
     return limit.minFee > 0n ? { kind: 'ERROR', code: 'txInsufficientFee', feeCharged: limit.minFee } : { kind: 'TRY_AGAIN_LATER' };
   }
   return { kind: 'ok', replaces, evict: limit.evict };

@@ -3,12 +3,12 @@
 import {
   Keypair, nativeToScVal, Operation, rpc, TransactionBuilder, type Transaction, type xdr,
 } from '@stellar/stellar-sdk';
-import { startDevnet, type Devnet } from '../../src/index.ts';
+import { startDevnet, type Devnet, type DevnetOptions } from '../../src/index.ts';
 
 export type Ctx = { devnet: Devnet; server: rpc.Server };
 
-export async function startTestDevnet(accounts = 6): Promise<Ctx> {
-  const devnet = await startDevnet({ port: 0, ledgerMs: 0, accounts });
+export async function startTestDevnet(accounts = 6, opts: DevnetOptions = {}): Promise<Ctx> {
+  const devnet = await startDevnet({ port: 0, ledgerMs: 0, accounts, ...opts });
   return { devnet, server: new rpc.Server(devnet.rpcUrl, { allowHttp: true }) };
 }
 
@@ -42,14 +42,20 @@ export const i128 = (n: bigint | number) => nativeToScVal(BigInt(n), { type: 'i1
 export const u32 = (n: number) => nativeToScVal(n, { type: 'u32' });
 export const u64 = (n: bigint | number) => nativeToScVal(BigInt(n), { type: 'u64' });
 
-export type BuildOpts = { timeoutSeconds?: number; auth?: xdr.SorobanAuthorizationEntry[]; timebounds?: { minTime: number; maxTime: number } };
+export type BuildOpts = {
+  timeoutSeconds?: number;
+  auth?: xdr.SorobanAuthorizationEntry[];
+  timebounds?: { minTime: number; maxTime: number };
+  /** Inclusion fee bid (stroops); prepareTransaction adds the resource fee. Default 100. */
+  fee?: number;
+};
 
 /** An unsigned, unprepared invocation from `source` (fee bid 100, like the service builds it). */
 export async function buildCall(
   ctx: Ctx, source: Keypair, contract: string, fn: string, args: xdr.ScVal[], opts: BuildOpts = {},
 ): Promise<Transaction> {
   const account = await ctx.server.getAccount(source.publicKey());
-  const builder = new TransactionBuilder(account, { fee: '100', networkPassphrase: ctx.devnet.passphrase })
+  const builder = new TransactionBuilder(account, { fee: String(opts.fee ?? 100), networkPassphrase: ctx.devnet.passphrase })
     .addOperation(Operation.invokeContractFunction({ contract, function: fn, args, auth: opts.auth }));
   // Time bounds from the network's clock, as core checks them against ledger close time (the
   // latest close time may run ahead of the wall clock: advance-time, sub-second ledgers).

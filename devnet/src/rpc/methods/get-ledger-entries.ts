@@ -1,9 +1,10 @@
 // getLedgerEntries: LedgerEntryData (not LedgerEntry) per found key, in request
-// order, missing keys omitted, TTL only for contract entries (§1.5).
+// order, missing keys omitted, TTL only for contract entries (§1.5); a temporary entry past its
+// TTL is not found, an archived persistent one is returned with liveUntilLedgerSeq 0.
 import { xdr } from '@stellar/stellar-sdk';
 import { invalidParams, type Method } from '../jsonrpc.ts';
 import { isTemporary } from '../../ledger/keys.ts';
-import { isLive } from '../../ledger/ledger-state.ts';
+import { isArchived, isLive } from '../../ledger/ledger-state.ts';
 
 const MAX_KEYS = 200;
 const EXT_V0 = xdr.LedgerEntryExt.v0().toXdr('base64');
@@ -29,7 +30,9 @@ export const getLedgerEntries: Method = (net, params) => {
       key: id,
       xdr: stored.data.toXdr('base64'),
       lastModifiedLedgerSeq: stored.lastModified,
-      ...(stored.liveUntil !== undefined && { liveUntilLedgerSeq: stored.liveUntil }),
+      // An archived persistent entry is still returned, with the placeholder TTL 0 (core's
+      // QueryServer state "archived"; stellar-rpc ledgerentries/main.go GetLedgerEntries).
+      ...(stored.liveUntil !== undefined && { liveUntilLedgerSeq: isArchived(stored, key, seq) ? 0 : stored.liveUntil }),
       extXdr: EXT_V0,
     });
   }
