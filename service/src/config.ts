@@ -121,6 +121,48 @@ function accountsConfig(e: AccountsEnv): AccountsConfig {
 }
 // ── end of the merchant accounts block ──
 
+// ── Automatic collection with dunning (issue 12) ──
+const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+const COLLECTION_ENV = {
+  // Default: on when a vault contract is configured (there is nothing to collect from without one).
+  COLLECTOR_ENABLED: bool.optional(),
+  // How often each replica looks for due work, and how many subscriptions it collects at once.
+  COLLECTOR_INTERVAL_MS: int(100, 3_600_000).default(5_000),
+  COLLECTOR_CONCURRENCY: int(1, 1_000).default(4),
+  // Retry k comes this many seconds after failed try k (product.md's built-in default).
+  DUNNING_SCHEDULE_SECONDS: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .refine((list) => list.length <= 20 && list.every((s) => /^[1-9]\d{0,7}$/.test(s) && Number(s) <= 31_536_000), 'must be up to 20 comma-separated whole numbers of seconds, each 1 to 31536000')
+    .transform((list) => list.map(Number))
+    .default([86_400, 259_200, 432_000, 604_800]),
+  // How far ahead of the due date the health check warns.
+  WARNING_LEAD_SECONDS: int(0, 31_536_000).default(259_200),
+  // `ledger` (never in production): the service's clock follows the network's ledger time, so a
+  // test or a demo on the local network lives through months of billing by moving ledger time.
+  CLOCK: z.enum(['system', 'ledger']).default('system'),
+};
+
+export interface CollectionConfig {
+  collector: { enabled: boolean; intervalMs: number; concurrency: number };
+  dunningScheduleSeconds: number[];
+  warningLeadSeconds: number;
+  clock: 'system' | 'ledger';
+}
+
+type CollectionEnv = z.output<z.ZodObject<typeof COLLECTION_ENV>> & { CONTRACT_ID?: string; NODE_ENV: string };
+
+function collectionConfig(e: CollectionEnv): CollectionConfig {
+  if (e.CLOCK === 'ledger' && e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  CLOCK: ledger is a test clock and is refused when NODE_ENV=production');
+  return {
+    collector: { enabled: e.COLLECTOR_ENABLED ?? e.CONTRACT_ID !== undefined, intervalMs: e.COLLECTOR_INTERVAL_MS, concurrency: e.COLLECTOR_CONCURRENCY },
+    dunningScheduleSeconds: e.DUNNING_SCHEDULE_SECONDS,
+    warningLeadSeconds: e.WARNING_LEAD_SECONDS,
+    clock: e.CLOCK,
+  };
+}
+// ── end of the collection block ──
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(3001),
@@ -181,9 +223,10 @@ const EnvSchema = z.object({
     .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be * or origins like https://shop.example.com, comma-separated')
     .optional(),
   ...ACCOUNTS_ENV,
+  ...COLLECTION_ENV,
 });
 
-export interface Config extends AccountsConfig {
+export interface Config extends AccountsConfig, CollectionConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -268,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     rateLimit: e.RATE_LIMIT_MAX === undefined ? undefined : { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     corsOrigins: e.CORS_ORIGINS,
     ...accountsConfig(e),
+    ...collectionConfig(e),
   };
 }
 

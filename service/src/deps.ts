@@ -26,6 +26,7 @@ import { makeSetSigningKey } from './billing/signing-keys/set-signing-key.ts';
 import type { SecretBox } from './billing/signing-keys/signing-keys-port.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
 import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
+import { makeCancelSubscription, makePauseSubscription, makeResumeSubscription } from './billing/subscriptions/subscription-state.ts';
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
@@ -52,6 +53,9 @@ export interface Verbs {
   getPlan: ReturnType<typeof makeGetPlan>;
   createSubscription: ReturnType<typeof makeCreateSubscription>;
   getSubscription: ReturnType<typeof makeGetSubscription>;
+  cancelSubscription: ReturnType<typeof makeCancelSubscription>;
+  pauseSubscription: ReturnType<typeof makePauseSubscription>;
+  resumeSubscription: ReturnType<typeof makeResumeSubscription>;
   listMerchants: ReturnType<typeof makeListMerchants>;
   listMerchantPlans: ReturnType<typeof makeListMerchantPlans>;
   listSubscriptions: ReturnType<typeof makeListSubscriptions>;
@@ -111,16 +115,25 @@ export async function openDatabase(config: Config): Promise<Db> {
   return guardDb(await openDb(target));
 }
 
-export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
+export function buildVerbs(d: {
+  repos: Repos;
+  uow: UnitOfWork;
+  clock: Clock;
+  keyCache: KeyCache;
+  config: Pick<Config, 'defaultTokenContractId' | 'dunningScheduleSeconds'>;
+}): Verbs {
   const { repos, clock } = d;
   return {
     createMerchant: makeCreateMerchant({ uow: d.uow }),
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
-    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId }),
+    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId, retryScheduleSeconds: d.config.dunningScheduleSeconds }),
     getPlan: makeGetPlan(repos),
     createSubscription: makeCreateSubscription({ ...repos, clock }),
     getSubscription: makeGetSubscription(repos),
+    cancelSubscription: makeCancelSubscription({ ...repos, clock }),
+    pauseSubscription: makePauseSubscription({ ...repos, clock }),
+    resumeSubscription: makeResumeSubscription({ ...repos, clock }),
     listMerchants: makeListMerchants(repos),
     listMerchantPlans: makeListMerchantPlans(repos),
     listSubscriptions: makeListSubscriptions(repos),
@@ -172,7 +185,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
 export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box'> & { metrics?: Metrics }): PullVerbs {
   const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
-  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
+  const triggerPull = makeTriggerPull({ ...shared, subscriptions: d.repos.subscriptions, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),

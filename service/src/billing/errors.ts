@@ -16,6 +16,8 @@ export type BillingErrorCode =
   | 'DB_NOT_INITIALIZED'
   /** The chain refused the pull before submission or at submission; `details.code` says why. */
   | 'PULL_REJECTED'
+  /** The subscription's status forbids the request (canceled, paused); `details.code` says which. */
+  | 'CONFLICT'
   /** The RPC could not be reached or answered garbage; message passed through. */
   | 'CHAIN_UNAVAILABLE'
   /** The database server refused a statement (constraint, …); its message passed through as the spec asks. */

@@ -1,7 +1,8 @@
 // The records the domain works with. Field names are the spec's field names, so nothing is
 // renamed between the database, the domain and the JSON a client reads.
 
-export type SubscriptionStatus = 'active' | 'past_due';
+export type { SubscriptionStatus, FinalStatus } from './subscriptions/status-machine.ts';
+import type { FinalStatus, SubscriptionStatus } from './subscriptions/status-machine.ts';
 
 export interface Merchant {
   id: string;
@@ -21,6 +22,12 @@ export interface Plan {
   interval_seconds: number;
   /** The token contract (C…) the price is in; null when the plan names none. */
   token_contract_id: string | null;
+  /** Dunning: retry k comes this many seconds after failed try k (product.md). */
+  retry_schedule_seconds: number[];
+  /** The status after the last try of a cycle fails. */
+  final_status: FinalStatus;
+  /** Archived: no new subscriptions; existing ones go on. */
+  archived_at: Date | null;
   created_at: Date;
 }
 
@@ -36,9 +43,30 @@ export interface Subscription {
   customer_wallet_address: string;
   status: SubscriptionStatus;
   next_billing_date: Date;
+  /** Cancel at period end: canceled at this instant (the next billing date when asked). */
+  cancel_at: Date | null;
+  canceled_at: Date | null;
+  /** The status held when paused, restored by resume. */
+  paused_from: Exclude<SubscriptionStatus, 'paused' | 'canceled'> | null;
+  /** The latest early-warning check (billing/collection/check-health.ts). */
+  health_status: HealthStatus;
+  health_checked_at: Date | null;
+  health_detail: string | null;
   created_at: Date;
   updated_at: Date;
 }
+
+export const HEALTH_STATUSES = [
+  'ok',
+  'allowance_expiring',
+  'allowance_insufficient',
+  'allowance_revoked',
+  'balance_low',
+  'vault_missing',
+  'vault_terms_mismatch',
+  'unknown',
+] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
 /** A merchant API key as stored: never the key itself, only its SHA-256 (in storage) and prefix. */
 export interface ApiKey {

@@ -3,6 +3,7 @@
 import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus } from './model.ts';
 import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
+import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
@@ -63,6 +64,8 @@ export interface NewPlan {
   token_amount: string;
   interval_seconds: number;
   token_contract_id: string | null;
+  retry_schedule_seconds: number[];
+  final_status: FinalStatus;
 }
 
 export interface PlansRepo {
@@ -91,6 +94,18 @@ export interface SubscriptionsRepo {
   insert(input: NewSubscription): Promise<Subscription | null>;
   findById(id: string): Promise<Subscription | null>;
   list(filter: SubscriptionFilter, page: PageRequest): Promise<Page<Subscription>>;
+  /**
+   * Moves the subscription to `patch.status` (and the other fields given) only if its status is
+   * still `from`; null when it was not. Leaving dunning (canceled, paused) clears its state.
+   */
+  setState(id: string, from: SubscriptionStatus, patch: StatePatch, at: Date): Promise<Subscription | null>;
+}
+
+export interface StatePatch {
+  status: SubscriptionStatus;
+  cancel_at?: Date | null;
+  canceled_at?: Date | null;
+  paused_from?: Subscription['paused_from'];
 }
 
 export interface Repos {

@@ -55,6 +55,9 @@ const TABLE: Record<string, Entry> = {
     foreign: 'Plan not found',
   },
   'GET /subscriptions/:id': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}` }), foreign: 'Subscription not found' },
+  'POST /subscriptions/:id/cancel': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/cancel`, payload: {} }), foreign: 'Subscription not found' },
+  'POST /subscriptions/:id/pause': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/pause`, payload: {} }), foreign: 'Subscription not found' },
+  'POST /subscriptions/:id/resume': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/resume`, payload: {} }), foreign: 'Subscription not found' },
   'GET /subscriptions/:id/pulls': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/pulls` }), foreign: 'Subscription not found' },
   'POST /trigger-pull': {
     access: 'merchant',

@@ -88,14 +88,15 @@ describe.each(TARGETS)('subscriptions on %s', (target) => {
       const sub = await createSubscription(t.app, planId);
       const res = await get(t.app, `/subscriptions/${sub.id}`);
       expect(res.status).toBe(200);
-      expect(GetSubscriptionResponse.parse(res.body)).toEqual({ subscription: sub });
+      // The spec's five fields, and the health check that has not run yet.
+      expect(GetSubscriptionResponse.parse(res.body)).toEqual({ subscription: { ...sub, health: { status: 'unknown', checked_at: null } } });
     });
 
     it('still 200 after the plan\'s merchant is soft-deleted: the subscriber\'s record stays readable', async () => {
       const merchant = await createMerchant(t.app);
       const sub = await createSubscription(t.app, (await createPlan(t.app, merchant.id)).id);
       await del(t.app, `/merchants/${merchant.id}`);
-      expect(await get(t.app, `/subscriptions/${sub.id}`)).toEqual({ status: 200, body: { subscription: sub } });
+      expect(await get(t.app, `/subscriptions/${sub.id}`)).toEqual({ status: 200, body: { subscription: { ...sub, health: { status: 'unknown', checked_at: null } } } });
     });
 
     it('404 Subscription not found, 400 for a malformed id', async () => {

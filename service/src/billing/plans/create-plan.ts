@@ -8,14 +8,26 @@ import { notFound } from '../errors.ts';
 import type { Plan } from '../model.ts';
 import type { NewPlan, PlansRepo } from '../ports.ts';
 
-export type CreatePlanInput = Omit<NewPlan, 'token_contract_id'> & { token_contract_id?: string };
+export type CreatePlanInput = Omit<NewPlan, 'token_contract_id' | 'retry_schedule_seconds' | 'final_status'> &
+  Partial<Pick<NewPlan, 'retry_schedule_seconds' | 'final_status'>> & { token_contract_id?: string };
 
-export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'>; defaultTokenContractId: string | undefined }) {
+/** The dunning defaults in force when a plan is created, stored on it (DUNNING_SCHEDULE_SECONDS). */
+export interface PlanDefaults {
+  defaultTokenContractId: string | undefined;
+  retryScheduleSeconds: number[];
+}
+
+export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'> } & PlanDefaults) {
   return async function createPlan({ ctx, input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
     mustSee(ctx, input.merchant_id, 'Merchant');
     // The default in force at creation is stored on the plan, so changing it later moves no plan.
     const token = input.token_contract_id ?? deps.defaultTokenContractId ?? null;
-    const plan = await deps.plans.insert({ ...input, token_contract_id: token });
+    const plan = await deps.plans.insert({
+      ...input,
+      token_contract_id: token,
+      retry_schedule_seconds: input.retry_schedule_seconds ?? deps.retryScheduleSeconds,
+      final_status: input.final_status ?? 'past_due',
+    });
     if (!plan) throw notFound('Merchant');
     return plan;
   };

@@ -1,10 +1,20 @@
 // What the pull verbs need from storage. storage/repos/pulls-repo.ts implements it; the outcome
 // updates are conditional on the attempt still being pending, so however many requests or
 // reconcilers observe one transaction, exactly one of them applies its effect.
+import type { DunningStep } from '../collection/dunning.ts';
+import type { FinalStatus, SubscriptionStatus } from '../subscriptions/status-machine.ts';
+
 export interface PullContext {
   subscriptionId: string;
   customerWallet: string;
-  subscriptionStatus: 'active' | 'past_due';
+  subscriptionStatus: SubscriptionStatus;
+  /** Cancel at period end: the subscription is canceled from this instant. */
+  cancelAt: Date | null;
+  /** The plan's dunning: retry delays after each failed try, and the status after the last. */
+  retryScheduleSeconds: number[];
+  finalStatus: FinalStatus;
+  /** The collector's failed tries in the current cycle. */
+  dunningTries: number;
   nextBillingDate: Date;
   planId: string;
   tokenAmount: string;
@@ -18,7 +28,11 @@ export interface PullContext {
   collectedBefore: boolean;
 }
 
-export type PullStatus = 'pending' | 'confirmed' | 'failed' | 'expired' | 'rejected';
+/** skipped: a try of the collector that sent nothing (pre-flight or simulation refused it). */
+export type PullStatus = 'pending' | 'confirmed' | 'failed' | 'expired' | 'rejected' | 'skipped';
+
+/** Who tried: a caller of /trigger-pull, or the collector (whose failures are dunning tries). */
+export type PullOrigin = 'manual' | 'collector';
 
 export interface PullAttempt {
   id: string;
@@ -40,21 +54,34 @@ export interface PullAttempt {
   discrepancy: string | null;
   envelope_xdr: string;
   min_ledger: number | null;
+  origin: PullOrigin;
+  /** The cause's code for a refused or skipped try (the 500's `code`). */
+  code: string | null;
   created_at: Date;
   updated_at: Date;
   resolved_at: Date | null;
 }
 
+/** A row of the pull history: a skipped try has no transaction. */
+export type PullRecord = Omit<PullAttempt, 'tx_hash' | 'source_account' | 'max_time' | 'envelope_xdr'> & {
+  tx_hash: string | null;
+};
+
+/** A try of the collector that sent nothing, with its cause. */
+export type SkippedTry = Pick<PullAttempt, 'subscription_id' | 'merchant_id' | 'amount'> & { code: string; error: string; now: Date };
+
 export type NewAttempt = Pick<
   PullAttempt,
-  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time' | 'envelope_xdr' | 'min_ledger'
+  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time' | 'envelope_xdr' | 'min_ledger' | 'origin'
 > & {
   now: Date;
 };
 
 /** How an attempt ended; the confirmation fields only for `confirmed`. */
 export interface AttemptResolution {
-  status: Exclude<PullStatus, 'pending'>;
+  status: Exclude<PullStatus, 'pending' | 'skipped'>;
+  /** The cause's code (a rejection at submission). */
+  code?: string;
   ledger?: number;
   error?: string;
   transferred_amount?: string;
@@ -76,6 +103,10 @@ export interface PullsRepo {
   /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
   scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void>;
   markPastDue(subscriptionId: string, at: Date): Promise<void>;
+  /** A failed try of the collector: the subscription's dunning moves one step (billing/collection/dunning.ts). */
+  applyDunning(subscriptionId: string, step: DunningStep, at: Date): Promise<void>;
   listPending(limit: number): Promise<PullAttempt[]>;
-  listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]>;
+  listForSubscription(subscriptionId: string, limit: number): Promise<PullRecord[]>;
+  /** Records a try of the collector that sent nothing. */
+  insertSkipped(t: SkippedTry): Promise<void>;
 }

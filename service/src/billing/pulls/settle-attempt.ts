@@ -5,6 +5,9 @@ import type { AttemptResolution, PullAttempt, PullContext } from './pulls-port.t
 import { nextBillingDate } from '../schedule.ts';
 import type { ForgottenOutcome, TxObservation, VaultGateway } from './vault-gateway.ts';
 import { transferDiscrepancy } from './vault-terms.ts';
+import { dunningStep } from '../collection/dunning.ts';
+
+export const dunningPlanOf = (ctx: PullContext) => ({ retryScheduleSeconds: ctx.retryScheduleSeconds, finalStatus: ctx.finalStatus });
 
 /**
  * A transaction still NOT_FOUND once the ledger's close time is this far past its time bound
@@ -26,7 +29,7 @@ export interface SettleDeps {
   contractId: string | undefined;
 }
 
-export type SettledAttempt = Pick<PullAttempt, 'id' | 'subscription_id' | 'tx_hash' | 'max_time' | 'min_ledger' | 'envelope_xdr'>;
+export type SettledAttempt = Pick<PullAttempt, 'id' | 'subscription_id' | 'tx_hash' | 'max_time' | 'min_ledger' | 'envelope_xdr' | 'origin'>;
 
 export const partiesOf = (ctx: PullContext) => ({ user: ctx.customerWallet, merchant: ctx.merchantWallet });
 
@@ -68,8 +71,14 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
   if (obs.status === 'FAILED') {
     await deps.uow.run(async ({ pulls }) => {
       const error = 'Transaction failed on-chain';
-      if (await pulls.resolve(attempt.id, { status: 'failed', ledger: obs.ledger, error, fee_charged: obs.feeCharged, at })) {
-        await pulls.markPastDue(attempt.subscription_id, at);
+      if (await pulls.resolve(attempt.id, { status: 'failed', ledger: obs.ledger, error, code: 'failed_on_chain', fee_charged: obs.feeCharged, at })) {
+        // The spec's 502 makes a manual pull's subscription past_due; a collector's failure is a
+        // dunning try and follows the plan's schedule.
+        if (attempt.origin === 'collector') {
+          await pulls.applyDunning(attempt.subscription_id, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, 'try', at), at);
+        } else {
+          await pulls.markPastDue(attempt.subscription_id, at);
+        }
       }
     });
     return { kind: 'failed', txHash };

@@ -8,15 +8,22 @@ import { sees } from '../access/scope.ts';
 import { rawUnits } from '../amounts.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { Clock, UnitOfWork } from '../ports.ts';
-import type { PullContext, PullsRepo } from './pulls-port.ts';
+import type { Clock, SubscriptionsRepo, UnitOfWork } from '../ports.ts';
+import { next } from '../subscriptions/status-machine.ts';
+import { canceledError, pausedError } from '../subscriptions/subscription-state.ts';
+import type { PullContext, PullOrigin, PullsRepo } from './pulls-port.ts';
 import { partiesOf, settleAttempt, type AttemptOutcome, type SettledAttempt } from './settle-attempt.ts';
 import { PullRejection, type MerchantKey, type VaultGateway, type VaultTerms } from './vault-gateway.ts';
 import { assertVaultMatchesPlan } from './vault-terms.ts';
 
 export type TriggerPullResult = { kind: 'confirmed' | 'pending' | 'failed'; txHash: string };
 /** merchant_secret is optional only for a caller with a key (see MISSING_SECRET). */
-export type TriggerPullInput = { subscription_id: string; merchant_secret?: string };
+export type TriggerPullInput = {
+  subscription_id: string;
+  merchant_secret?: string;
+  /** Internal: the collector's pulls are dunning tries (never set from HTTP). */
+  origin?: PullOrigin;
+};
 
 /**
  * Without a key there is no stored key to fall back on, so a missing merchant_secret is the
@@ -27,6 +34,7 @@ export const MISSING_SECRET = 'Invalid input on merchant_secret: Invalid input: 
 export interface TriggerPullDeps {
   uow: UnitOfWork;
   pulls: PullsRepo;
+  subscriptions: Pick<SubscriptionsRepo, 'setState'>;
   gateway: VaultGateway;
   clock: Clock;
   contractId: string | undefined;
@@ -73,7 +81,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     return outcome.kind === 'expired' ? undefined : outcome;
   }
 
-  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string): Promise<TriggerPullResult> {
+  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string, origin: PullOrigin): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
       const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore }).catch((err: unknown) => {
@@ -89,6 +97,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         source_account: signed.source,
         max_time: new Date(signed.maxTime * 1000),
         min_ledger: signed.minLedger,
+        origin,
         now,
       });
       if (!recorded) {
@@ -106,13 +115,28 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         // The answer was lost: the network may hold the transaction. The outcome is unknown, so
         // the attempt stays pending for the reconciler and the merchant gets its hash (202).
         if (!err.definitelyNotSent) return { kind: 'pending', txHash: recorded.tx_hash };
-        await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, at: clock.now() });
+        await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, code: err.code, at: clock.now() });
         if (err.rebuild && build < MAX_BUILDS) continue;
         throw rejectionToError(err);
       }
       const outcome = await waitAndSettle(ctx, recorded);
       return outcome.kind === 'expired' ? { kind: 'pending', txHash: outcome.txHash } : outcome;
     }
+  }
+
+  /**
+   * product.md: after the secret checks, a canceled or paused subscription is a 409. A cancel at
+   * period end whose instant has passed is applied here if the collector has not yet done it.
+   */
+  async function refuseUnlessLive(ctx: PullContext): Promise<void> {
+    let status = ctx.subscriptionStatus;
+    if (status !== 'canceled' && ctx.cancelAt && ctx.cancelAt.getTime() <= clock.now().getTime()) {
+      const now = clock.now();
+      const done = await deps.subscriptions.setState(ctx.subscriptionId, status, { status: next(status, { kind: 'cancel' })!, canceled_at: now, cancel_at: null }, now);
+      status = done?.status ?? 'canceled';
+    }
+    if (status === 'canceled') throw canceledError();
+    if (status === 'paused') throw pausedError();
   }
 
   /** The spec's secret checks: format (400), then the plan owner's wallet (401). */
@@ -131,6 +155,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     if (!ctx || !sees(caller, ctx.merchantId)) throw new BillingError('NOT_FOUND', 'Subscription not found');
     if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
     const key = input.merchant_secret !== undefined ? keyFromSecret(input.merchant_secret, ctx) : await deps.openSigningKey(ctx.merchantId);
+    await refuseUnlessLive(ctx);
     const contractId = deps.contractId;
     if (!contractId) throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
     // A plan may be priced in fractions of a raw unit (the spec allows decimals), but the vault
@@ -157,7 +182,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
           next_billing_date: due,
         });
       }
-      return attempt(fresh, key, contractId);
+      return attempt(fresh, key, contractId, input.origin ?? 'manual');
     }).catch((err: unknown) => {
       // A full or slow merchant queue refuses before anything is built.
       throw err instanceof PullRejection ? rejectionToError(err) : err;

@@ -2,7 +2,7 @@
 // never set a status by hand, so a move that is not in the table cannot happen anywhere.
 //
 //   from \ event      confirmed  failed_502  try_failed  exhausted(final)  pause   resume      cancel
-//   active            active     past_due    past_due    —                 paused  —           canceled
+//   active            active     past_due    past_due    final_status      paused  —           canceled
 //   past_due          active     past_due    past_due    final_status      paused  —           canceled
 //   unpaid            active     unpaid      —           —                 paused  —           canceled
 //   paused            —          —           —           —                 —       (held one)  canceled
@@ -10,7 +10,7 @@
 //
 // `confirmed` is a confirmed pull (manual or collector) — a paid invoice reactivates; `failed_502`
 // is the spec's on-chain failure of a manual /trigger-pull; `try_failed` and `exhausted` come only
-// from the collector's dunning; a paused subscription is never pulled, so nothing but resume and
+// from the collector's dunning (`exhausted` also straight from active when waiting cannot help); a paused subscription is never pulled, so nothing but resume and
 // cancel reaches it; resume restores the status held when paused.
 export const STATUSES = ['active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 export type SubscriptionStatus = (typeof STATUSES)[number];
@@ -41,7 +41,7 @@ export function next(from: SubscriptionStatus, event: StatusEvent): Subscription
     case 'try_failed':
       return from === 'active' || from === 'past_due' ? 'past_due' : undefined;
     case 'exhausted':
-      return from === 'past_due' ? event.finalStatus : undefined;
+      return from === 'active' || from === 'past_due' ? event.finalStatus : undefined;
     case 'pause':
       return isLive(from) ? 'paused' : undefined;
     case 'resume':
@@ -49,4 +49,16 @@ export function next(from: SubscriptionStatus, event: StatusEvent): Subscription
     case 'cancel':
       return from === 'canceled' ? undefined : 'canceled';
   }
+}
+
+/**
+ * The table's column for `event` as a SQL CASE over the row's current status, so that storage
+ * applies a move inside the UPDATE that records its cause (no read-then-write race) while the
+ * table above stays the only place that knows the moves. A move not in the table keeps the status.
+ */
+export function statusCaseSql(event: StatusEvent, column = 'status'): string {
+  const arms = STATUSES.map((from) => [from, next(from, event)] as const)
+    .filter(([from, to]) => to !== undefined && to !== from)
+    .map(([from, to]) => `WHEN '${from}' THEN '${to}'`);
+  return arms.length ? `CASE ${column} ${arms.join(' ')} ELSE ${column} END` : column;
 }

@@ -19,6 +19,9 @@ export const plan = {
   token_amount: 100000000,
   interval_seconds: 2592000,
   token_contract_id: USDC,
+  retry_schedule_seconds: [86400, 259200, 432000, 604800],
+  final_status: 'past_due',
+  archived_at: null,
   created_at: '2026-11-21T16:31:58.717Z',
 };
 export const subscription = {
@@ -28,6 +31,12 @@ export const subscription = {
   status: 'active',
   next_billing_date: '2026-12-21T16:32:04.112Z',
 };
+/** GET /subscriptions/{id} shows the latest health check beside the spec's fields. */
+export const subscriptionDetail = {
+  ...subscription,
+  health: { status: 'allowance_expiring', checked_at: '2026-12-18T16:32:04.112Z', detail: 'the allowance expires at ledger 612345, about 2026-12-20T09:10:00.000Z, before the next billing date' },
+};
+
 export const pull = {
   id: 'b1e0a6c2-3f4d-4e8a-9c1b-2d3e4f5a6b7c',
   subscription_id: SUBSCRIPTION_ID,
@@ -36,6 +45,8 @@ export const pull = {
   status: 'confirmed',
   ledger: 51234,
   error: null,
+  origin: 'collector',
+  code: null,
   transferred_amount: 100000000,
   token_contract_id: USDC,
   fee_charged: 103245,
@@ -92,6 +103,8 @@ export const errors = {
   secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner', code: 'secret_mismatch' },
   contractMissing: { error: 'contract identifier not set in the environment file' },
   pullRejected: { error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z', code: 'too_early', next_billing_date: '2026-12-21T16:32:04.112Z' },
+  canceled: { error: 'Subscription is canceled', code: 'subscription_canceled' },
+  paused: { error: 'Subscription is paused', code: 'subscription_paused' },
   chainUnavailable: { error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms', code: 'chain_unavailable' },
   vaultTermsMismatch: {
     error: 'Vault terms do not match the plan: amount_per_interval is 1 in the vault, 100000000 in the plan',

@@ -24,6 +24,7 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   SIGNING_KEY_STORE: 'Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is not set, or lacks the key a ciphertext names',
   INVALID_SECRET: 'merchant_secret is not a Stellar secret key',
   SECRET_MISMATCH: "merchant_secret is not the plan owner's wallet (`code: secret_mismatch`)",
+  CONFLICT: 'The subscription is canceled or paused (`code`: `subscription_canceled` / `subscription_paused`)',
   NOT_FOUND: "No such resource, its merchant was deleted, or it is another merchant's (a merchant key sees its own objects only)",
   CONTRACT_ID_MISSING: 'CONTRACT_ID is not configured',
   DB_NOT_INITIALIZED: 'No database configured',
@@ -198,8 +199,29 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /subscriptions/{id}': {
     summary: 'Read a subscription',
     tag: 'Subscriptions',
-    answers: { 200: ['The subscription', { subscription: ex.subscription }] },
+    answers: { 200: ['The subscription with its latest health check', { subscription: ex.subscriptionDetail }] },
     errors: readErrors('Subscription'),
+  },
+  'POST /subscriptions/{id}/cancel': {
+    summary: 'Cancel now, or at the end of the period paid for (`at_period_end`): a canceled subscription is never pulled again',
+    tag: 'Subscriptions',
+    request: { at_period_end: true },
+    answers: { 200: ['The subscription (with `cancel_at` when at period end)', { subscription: { ...ex.subscriptionDetail, cancel_at: ex.subscription.next_billing_date } }] },
+    errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
+  },
+  'POST /subscriptions/{id}/pause': {
+    summary: 'Pause: never pulled while paused; paused cycles are not collected later',
+    tag: 'Subscriptions',
+    request: {},
+    answers: { 200: ['The subscription, paused', { subscription: { ...ex.subscriptionDetail, status: 'paused' } }] },
+    errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
+  },
+  'POST /subscriptions/{id}/resume': {
+    summary: 'Resume: the status held when paused comes back, next_billing_date is kept',
+    tag: 'Subscriptions',
+    request: {},
+    answers: { 200: ['The subscription', { subscription: ex.subscriptionDetail }] },
+    errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
   },
   'GET /subscriptions/{id}/pulls': {
     summary: "A subscription's pull attempts, newest first",

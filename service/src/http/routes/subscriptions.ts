@@ -2,10 +2,17 @@
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
 import { IdParams } from '../schemas/common.ts';
-import { CreateSubscriptionBody, subscriptionJson, subscriptionResponses } from '../schemas/subscriptions.ts';
+import {
+  CancelSubscriptionBody,
+  CreateSubscriptionBody,
+  NoBody,
+  subscriptionDetailJson,
+  subscriptionJson,
+  subscriptionResponses,
+} from '../schemas/subscriptions.ts';
 
 export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
-  const { createSubscription, getSubscription } = deps.verbs;
+  const { createSubscription, getSubscription, cancelSubscription, pauseSubscription, resumeSubscription } = deps.verbs;
 
   app.post<{ Body: CreateSubscriptionBody }>(
     '/subscriptions',
@@ -21,7 +28,24 @@ export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
     { schema: { params: IdParams, response: subscriptionResponses.get }, config: { access: 'merchant' } },
     async (request) => {
       const subscription = await getSubscription({ ctx: ctxOf(request), input: request.params });
-      return { subscription: subscriptionJson(subscription) };
+      return { subscription: subscriptionDetailJson(subscription) };
     },
   );
+
+  app.post<{ Params: IdParams; Body: CancelSubscriptionBody }>(
+    '/subscriptions/:id/cancel',
+    { schema: { params: IdParams, body: CancelSubscriptionBody, response: subscriptionResponses.get }, config: { access: 'merchant' } },
+    async (request) => {
+      const input = { id: request.params.id, at_period_end: request.body.at_period_end ?? false };
+      return { subscription: subscriptionDetailJson(await cancelSubscription({ ctx: ctxOf(request), input })) };
+    },
+  );
+
+  for (const [action, verb] of [['pause', pauseSubscription], ['resume', resumeSubscription]] as const) {
+    app.post<{ Params: IdParams }>(
+      `/subscriptions/:id/${action}`,
+      { schema: { params: IdParams, body: NoBody, response: subscriptionResponses.get }, config: { access: 'merchant' } },
+      async (request) => ({ subscription: subscriptionDetailJson(await verb({ ctx: ctxOf(request), input: request.params })) }),
+    );
+  }
 };

@@ -4,6 +4,12 @@ import { z } from 'zod';
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
 import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, stellarContract, tokenAmount, toIso, uuidField } from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
+import { FINAL_STATUSES } from '../../billing/subscriptions/status-machine.ts';
+
+/** At most 20 retries, each 1 s to 1 year after the previous failed try. */
+const retrySchedule = z
+  .array(z.number().int().min(1, 'each retry delay must be at least 1 second').max(31_536_000, 'each retry delay must be at most 31536000 seconds'))
+  .max(20, 'at most 20 retries');
 
 export const CreatePlanBody = jsonBody({
   merchant_id: uuidField('merchant_id'),
@@ -12,6 +18,9 @@ export const CreatePlanBody = jsonBody({
   interval_seconds: intervalSeconds,
   // product.md: optional; DEFAULT_TOKEN_CONTRACT_ID applies when omitted.
   token_contract_id: stellarContract.optional(),
+  // product.md: dunning, optional; omitted = the defaults in force at creation, stored on the plan.
+  retry_schedule_seconds: retrySchedule.optional(),
+  final_status: z.enum(FINAL_STATUSES, { error: `final_status must be one of ${FINAL_STATUSES.join(', ')}` }).optional(),
 });
 export type CreatePlanBody = z.infer<typeof CreatePlanBody>;
 
@@ -23,6 +32,12 @@ export const PlanJson = z.strictObject({
   interval_seconds: z.number().int(),
   /** The token the price is in (C…); null when the plan names none. */
   token_contract_id: z.string().nullable(),
+  /** Dunning: retry k comes this many seconds after failed try k. */
+  retry_schedule_seconds: z.array(z.number().int()),
+  /** The status after the last try of a cycle fails. */
+  final_status: z.enum(FINAL_STATUSES),
+  /** Archived plans take no new subscriptions; existing ones go on. */
+  archived_at: isoTimestamp.nullable(),
   created_at: isoTimestamp,
 });
 export type PlanJson = z.infer<typeof PlanJson>;
@@ -37,6 +52,9 @@ export const planJson = (p: Plan): PlanBody => ({
   token_amount: exactNumber(p.token_amount),
   interval_seconds: p.interval_seconds,
   token_contract_id: p.token_contract_id,
+  retry_schedule_seconds: p.retry_schedule_seconds,
+  final_status: p.final_status,
+  archived_at: p.archived_at ? toIso(p.archived_at) : null,
   created_at: toIso(p.created_at),
 });
 

@@ -1,6 +1,6 @@
 // POST /trigger-pull and GET /subscriptions/{id}/pulls: request and response shapes.
 import { z } from 'zod';
-import type { PullAttempt } from '../../billing/pulls/pulls-port.ts';
+import type { PullRecord } from '../../billing/pulls/pulls-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 
@@ -35,8 +35,13 @@ export const PullJson = z.strictObject({
   id: z.uuid(),
   subscription_id: z.uuid(),
   amount: exactNumberSchema('What the plan asked, in raw token units, exactly'),
-  tx_hash: z.string(),
-  status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected']),
+  /** null for a try of the collector that sent nothing (`skipped`). */
+  tx_hash: z.string().nullable(),
+  status: z.enum(['pending', 'confirmed', 'failed', 'expired', 'rejected', 'skipped']),
+  /** Who tried: a caller of /trigger-pull, or the collector. */
+  origin: z.enum(['manual', 'collector']),
+  /** The cause's code for a refused or skipped try. */
+  code: z.string().nullable(),
   ledger: z.number().int().nullable(),
   error: z.string().nullable(),
   transferred_amount: exactNumberSchema("What the token's transfer event says moved, raw units, exactly; null until confirmed").nullable(),
@@ -53,7 +58,7 @@ export const PullJson = z.strictObject({
 export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
 export const pullJson = (
-  p: PullAttempt,
+  p: PullRecord,
 ): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & { amount: ExactNumber; transferred_amount: ExactNumber | null } => ({
   id: p.id,
   subscription_id: p.subscription_id,
@@ -62,6 +67,8 @@ export const pullJson = (
   status: p.status,
   ledger: p.ledger,
   error: p.error,
+  origin: p.origin,
+  code: p.code,
   transferred_amount: p.transferred_amount === null ? null : exactNumber(p.transferred_amount),
   token_contract_id: p.token_contract_id,
   fee_charged: p.fee_charged === null ? null : Number(p.fee_charged),

@@ -9,7 +9,7 @@ import { keysetPage } from './keyset.ts';
 type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
 type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
 
-const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, token_contract_id, created_at';
+const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status, archived_at, created_at';
 
 const toPlan = (r: PlanRow): Plan => ({
   id: r.id,
@@ -18,12 +18,16 @@ const toPlan = (r: PlanRow): Plan => ({
   token_amount: r.token_amount,
   interval_seconds: Number(r.interval_seconds),
   token_contract_id: r.token_contract_id,
+  retry_schedule_seconds: r.retry_schedule_seconds.map(Number),
+  final_status: r.final_status,
+  archived_at: r.archived_at,
   created_at: r.created_at,
 });
 
 // The hot read behind GET /plans/{id}: one round trip for the plan and its live owner.
 const FIND_OFFERED = `
-  SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.token_contract_id, p.created_at,
+  SELECT p.id, p.merchant_id, p.name, p.token_amount, p.interval_seconds, p.token_contract_id,
+         p.retry_schedule_seconds, p.final_status, p.archived_at, p.created_at,
          m.name AS merchant_name, m.wallet_address AS merchant_wallet_address
     FROM plans p
     JOIN merchants m ON m.id = p.merchant_id
@@ -36,11 +40,11 @@ export function createPlansRepo(db: Queryable): PlansRepo {
       // only if the merchant is not deleted in this statement's snapshot. An absent merchant
       // passes the NOT EXISTS and meets the foreign key.
       const res = await db.query<PlanRow>(
-        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds, token_contract_id)
-         SELECT $1, $2, $3, $4, $5
+        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status)
+         SELECT $1, $2, $3, $4, $5, $6, $7
           WHERE NOT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NOT NULL)
          RETURNING ${COLUMNS}`,
-        [input.merchant_id, input.name, input.token_amount, input.interval_seconds, input.token_contract_id],
+        [input.merchant_id, input.name, input.token_amount, input.interval_seconds, input.token_contract_id, input.retry_schedule_seconds, input.final_status],
         'plans_insert',
       );
       return res.rows[0] ? toPlan(res.rows[0]) : null;

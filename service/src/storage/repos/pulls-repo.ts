@@ -1,15 +1,20 @@
 // Pull attempts and the subscription changes they cause. Outcome updates are conditional on the
 // attempt still being pending, so however many requests or reconcilers observe the same
 // transaction, exactly one of them flips the row and applies its effect in the same transaction.
-import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullsRepo } from '../../billing/pulls/pulls-port.ts';
+import type { DunningStep } from '../../billing/collection/dunning.ts';
+import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullRecord, PullsRepo, SkippedTry } from '../../billing/pulls/pulls-port.ts';
+import { statusCaseSql } from '../../billing/subscriptions/status-machine.ts';
 import { sqlState } from '../database-errors.ts';
 import type { Queryable } from '../db.ts';
 
 const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, source_account, max_time,
   status, ledger, error, transferred_amount, token_contract_id, fee_charged, inner_tx_hash, discrepancy,
-  envelope_xdr, min_ledger, created_at, updated_at, resolved_at`;
+  envelope_xdr, min_ledger, origin, code, created_at, updated_at, resolved_at`;
 
 const UNIQUE_VIOLATION = '23505';
+const CONFIRMED = statusCaseSql({ kind: 'confirmed' });
+const FAILED_502 = statusCaseSql({ kind: 'failed_502' });
+const TRY_FAILED = statusCaseSql({ kind: 'try_failed' });
 
 export function createPullsRepo(db: Queryable): PullsRepo {
   const findPending = async (subscriptionId: string): Promise<PullAttempt | undefined> => {
@@ -25,7 +30,8 @@ export function createPullsRepo(db: Queryable): PullsRepo {
     async loadContext(subscriptionId: string): Promise<PullContext | undefined> {
       const { rows } = await db.query<PullContext>(
         `SELECT s.id AS "subscriptionId", s.customer_wallet_address AS "customerWallet",
-                s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate",
+                s.status AS "subscriptionStatus", s.next_billing_date AS "nextBillingDate", s.cancel_at AS "cancelAt",
+                s.dunning_tries AS "dunningTries", p.retry_schedule_seconds AS "retryScheduleSeconds", p.final_status AS "finalStatus",
                 p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
                 m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted",
                 EXISTS (SELECT 1 FROM pulls c WHERE c.subscription_id = s.id AND c.status = 'confirmed') AS "collectedBefore"
@@ -36,7 +42,8 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       );
       // bigint arrives as text (db.ts); plans are capped at MAX_INTERVAL_SECONDS, a safe integer.
       // (An ::int cast here broke every pull of a plan longer than 2^31 - 1 seconds.)
-      return rows[0] && { ...rows[0], intervalSeconds: Number(rows[0].intervalSeconds) };
+      const row = rows[0];
+      return row && { ...row, intervalSeconds: Number(row.intervalSeconds), retryScheduleSeconds: row.retryScheduleSeconds.map(Number) };
     },
 
     findPending,
@@ -46,9 +53,9 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       try {
         const { rows } = await db.query<PullAttempt>(
           `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
-                              min_ledger, status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9) RETURNING ${ATTEMPT_COLUMNS}`,
-          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.now],
+                              min_ledger, origin, status, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10) RETURNING ${ATTEMPT_COLUMNS}`,
+          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.origin, a.now],
           'pull_insert_pending',
         );
         return rows[0];
@@ -64,10 +71,10 @@ export function createPullsRepo(db: Queryable): PullsRepo {
     async resolve(id: string, o: AttemptResolution): Promise<boolean> {
       const { rowCount } = await db.query(
         `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
-                fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, updated_at = $10, resolved_at = $10
+                fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, code = $11, updated_at = $10, resolved_at = $10
           WHERE id = $1 AND status = 'pending'`,
         [id, o.status, o.ledger ?? null, o.error ?? null, o.transferred_amount ?? null, o.token_contract_id ?? null,
-          o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at],
+          o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at, o.code ?? null],
         'pull_resolve',
       );
       return rowCount === 1;
@@ -75,15 +82,42 @@ export function createPullsRepo(db: Queryable): PullsRepo {
 
     /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
     async scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void> {
+      // A paid cycle: the next one is scheduled, any dunning ends, and a live status becomes
+      // active (a pull landing after a pause or cancel moves the date but not the status).
       await db.query(
-        `UPDATE subscriptions SET next_billing_date = $2, status = 'active', updated_at = $3 WHERE id = $1`,
+        `UPDATE subscriptions
+            SET next_billing_date = $2, status = ${CONFIRMED}, dunning_tries = 0, next_retry_at = NULL,
+                dunning_exhausted = false, hold_until = NULL, updated_at = $3
+          WHERE id = $1`,
         [subscriptionId, nextBillingDate, at],
         'pull_schedule_next',
       );
     },
 
     async markPastDue(subscriptionId: string, at: Date): Promise<void> {
-      await db.query(`UPDATE subscriptions SET status = 'past_due', updated_at = $2 WHERE id = $1`, [subscriptionId, at], 'pull_past_due');
+      await db.query(`UPDATE subscriptions SET status = ${FAILED_502}, updated_at = $2 WHERE id = $1`, [subscriptionId, at], 'pull_past_due');
+    },
+
+    async applyDunning(subscriptionId: string, step: DunningStep, at: Date): Promise<void> {
+      if (step.kind === 'retry') {
+        await db.query(
+          `UPDATE subscriptions SET status = ${TRY_FAILED}, dunning_tries = $2, next_retry_at = $3, updated_at = $4 WHERE id = $1`,
+          [subscriptionId, step.tries, step.nextRetryAt, at],
+          'pull_dunning_retry',
+        );
+        return;
+      }
+      const status = statusCaseSql({ kind: 'exhausted', finalStatus: step.status });
+      await db.query(
+        `UPDATE subscriptions
+            SET status = ${status}, dunning_tries = $2, next_retry_at = NULL,
+                dunning_exhausted = ($3 = 'past_due'),
+                canceled_at = CASE WHEN $3 = 'canceled' THEN $4::timestamptz ELSE canceled_at END,
+                updated_at = $4
+          WHERE id = $1`,
+        [subscriptionId, step.tries, step.status, at],
+        `pull_dunning_final_${step.status}`,
+      );
     },
 
     async listPending(limit: number): Promise<PullAttempt[]> {
@@ -95,8 +129,17 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       return rows;
     },
 
-    async listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]> {
-      const { rows } = await db.query<PullAttempt>(
+    async insertSkipped(t: SkippedTry): Promise<void> {
+      await db.query(
+        `INSERT INTO pulls (subscription_id, merchant_id, amount, status, origin, code, error, created_at, updated_at, resolved_at)
+         VALUES ($1, $2, $3, 'skipped', 'collector', $4, $5, $6, $6, $6)`,
+        [t.subscription_id, t.merchant_id, t.amount, t.code, t.error, t.now],
+        'pull_insert_skipped',
+      );
+    },
+
+    async listForSubscription(subscriptionId: string, limit: number): Promise<PullRecord[]> {
+      const { rows } = await db.query<PullRecord>(
         `SELECT ${ATTEMPT_COLUMNS} FROM pulls WHERE subscription_id = $1 ORDER BY created_at DESC, attempt_no DESC LIMIT $2`,
         [subscriptionId, limit],
         'pull_list_for_subscription',

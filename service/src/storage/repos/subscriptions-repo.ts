@@ -2,11 +2,12 @@
 // The state changes a pull makes (paid, past_due) live with the pull attempts in pulls-repo.ts,
 // where they commit together with the attempt's outcome.
 import type { Subscription } from '../../billing/model.ts';
-import type { NewSubscription, PageRequest, SubscriptionFilter, SubscriptionsRepo } from '../../billing/ports.ts';
+import type { NewSubscription, PageRequest, StatePatch, SubscriptionFilter, SubscriptionsRepo } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
 import { keysetPage } from './keyset.ts';
 
-const COLUMNS = 'id, plan_id, merchant_id, customer_wallet_address, status, next_billing_date, created_at, updated_at';
+const COLUMNS = `id, plan_id, merchant_id, customer_wallet_address, status, next_billing_date, cancel_at, canceled_at,
+  paused_from, health_status, health_checked_at, health_detail, created_at, updated_at`;
 
 export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
   return {
@@ -31,6 +32,32 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
         `SELECT ${COLUMNS} FROM subscriptions WHERE id = $1`,
         [id],
         'subscriptions_find_by_id',
+      );
+      return res.rows[0] ?? null;
+    },
+
+    async setState(id, from, patch: StatePatch, at) {
+      // Fields not in the patch keep their value ($n IS NULL cannot tell "clear" from "keep", so
+      // each optional field comes with a flag). Leaving the live statuses ends any dunning.
+      const res = await db.query<Subscription>(
+        `UPDATE subscriptions
+            SET status = $3,
+                cancel_at = CASE WHEN $4 THEN $5::timestamptz ELSE cancel_at END,
+                canceled_at = CASE WHEN $6 THEN $7::timestamptz ELSE canceled_at END,
+                paused_from = CASE WHEN $8 THEN $9::text ELSE paused_from END,
+                next_retry_at = CASE WHEN $3 IN ('canceled', 'paused') THEN NULL ELSE next_retry_at END,
+                collector_lease_until = NULL,
+                updated_at = $10
+          WHERE id = $1 AND status = $2
+          RETURNING ${COLUMNS}`,
+        [
+          id, from, patch.status,
+          'cancel_at' in patch, patch.cancel_at ?? null,
+          'canceled_at' in patch, patch.canceled_at ?? null,
+          'paused_from' in patch, patch.paused_from ?? null,
+          at,
+        ],
+        'subscriptions_set_state',
       );
       return res.rows[0] ?? null;
     },
