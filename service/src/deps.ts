@@ -33,6 +33,10 @@ import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
 import { createSorobanGateway } from './chain/soroban-gateway.ts';
+import { makeCheckHealth } from './billing/collection/check-health.ts';
+import { makeCollectDue } from './billing/collection/collect-due.ts';
+import type { CollectorRound } from './jobs/collector.ts';
+import { LedgerTimeClock } from './jobs/ledger-time-clock.ts';
 import { createCursorCodec, type CursorCodec } from './http/cursors.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
@@ -85,6 +89,8 @@ export interface Deps {
   /** The Soroban RPC client (the only SDK user) behind the billing port. */
   gateway: VaultGateway;
   pullVerbs: PullVerbs;
+  /** The automatic collector's work (jobs/collector.ts runs it on a timer). */
+  collection: CollectorRound;
   /** Prometheus registry and recorders (GET /metrics). */
   metrics: Metrics;
   /** Seals stored signing keys under SIGNING_KEY_ENCRYPTION_KEY (refuses without it). */
@@ -157,7 +163,9 @@ export function buildAccountVerbs(
 
 export async function buildDeps(config: Config, overrides: DepsOverrides = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
-  const clock = overrides.clock ?? systemClock;
+  // CLOCK=ledger (refused in production by config.ts): the clock follows the network's ledger time.
+  const ledgerClock = !overrides.clock && config.clock === 'ledger' ? new LedgerTimeClock() : undefined;
+  const clock = overrides.clock ?? ledgerClock ?? systemClock;
   const db = await openDatabase(config);
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
@@ -176,10 +184,51 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
   const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box });
+  const collection = buildCollection({ config, clock, repos, uow, gateway, pullVerbs, ledgerClock });
   const accountVerbs = buildAccountVerbs({ config, clock, repos, box, gateway, keyCache, keyUsage });
   const cursors = createCursorCodec(config.cursorSecret);
   const verbs = buildVerbs({ repos, uow, clock, keyCache, config });
-  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, metrics, box, keyCache, keyUsage, cursors };
+  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, collection, metrics, box, keyCache, keyUsage, cursors };
+}
+
+/** A failure nobody caused (RPC down, fee above the cap, the merchant's trustline) holds a subscription back this long. */
+const COLLECTOR_HOLD_MS = 60_000;
+/** How often one subscription's health is read again while its due date approaches. */
+const HEALTH_RECHECK_SECONDS = 3_600;
+
+/** The collector's work for jobs/collector.ts: claim, collect one, check health. */
+export function buildCollection(
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'pullVerbs'> & { ledgerClock?: LedgerTimeClock },
+): CollectorRound {
+  const { config, clock, repos, gateway } = d;
+  const collect = makeCollectDue({
+    uow: d.uow,
+    pulls: repos.pulls,
+    repos,
+    gateway,
+    clock,
+    contractId: config.contractId,
+    triggerPull: d.pullVerbs.triggerPull,
+    holdMs: COLLECTOR_HOLD_MS,
+  });
+  const leaseMs = config.txPollTimeoutMs + config.merchantQueue.maxWaitMs + 60_000;
+  return {
+    claim: (limit) => {
+      const now = clock.now();
+      return repos.collection.claimDue(now, new Date(now.getTime() + leaseMs), limit);
+    },
+    collect,
+    checkHealth: makeCheckHealth({
+      pulls: repos.pulls,
+      repos,
+      gateway,
+      clock,
+      contractId: config.contractId,
+      leadSeconds: config.warningLeadSeconds,
+      recheckSeconds: HEALTH_RECHECK_SECONDS,
+    }),
+    beforeRound: d.ledgerClock ? () => d.ledgerClock!.refresh(() => gateway.networkNow(true)) : undefined,
+  };
 }
 
 export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box'> & { metrics?: Metrics }): PullVerbs {

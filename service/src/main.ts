@@ -6,6 +6,7 @@ import { OPEN_IN_PRODUCTION } from './http/routes/operations.ts';
 import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { buildDeps, closeDeps } from './deps.ts';
+import { startCollector, type Collector } from './jobs/collector.ts';
 import { startReconciler, type Reconciler } from './jobs/reconciler.ts';
 import { migrate } from './storage/migrate.ts';
 
@@ -55,8 +56,13 @@ async function main(): Promise<void> {
   keyUsageFlush.unref();
   // Attempts left pending by a crash or a 202 are resolved now and then on a timer.
   let reconciler: Reconciler | undefined;
+  let collector: Collector | undefined;
   if (config.database.kind !== 'none') {
     reconciler = startReconciler(deps.pullVerbs.reconcilePending, config.reconcileIntervalMs, log);
+    if (config.collector.enabled) {
+      collector = startCollector(deps.collection, { intervalMs: config.collector.intervalMs, concurrency: config.collector.concurrency, log });
+      log.info(`collector: every ${config.collector.intervalMs} ms, ${config.collector.concurrency} at a time`);
+    }
   }
 
   let stopping = false;
@@ -81,6 +87,7 @@ async function main(): Promise<void> {
     await metricsApp?.close();
     clearInterval(dropIdle);
     clearInterval(keyUsageFlush);
+    await collector?.stop();
     await reconciler?.stop();
     await closeDeps(deps);
     process.exit(0);

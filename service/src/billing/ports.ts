@@ -2,6 +2,7 @@
 // deps.ts wires them; verbs take only the slice they use (Pick<...>) so stand-ins stay small.
 import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus } from './model.ts';
 import type { ApiKeysRepo } from './access/api-keys-port.ts';
+import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
@@ -115,6 +116,7 @@ export interface Repos {
   pulls: PullsRepo;
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
+  collection: CollectionRepo;
 }
 
 /** Runs fn with repositories bound to one transaction: all of fn's writes commit or none do. */

@@ -41,3 +41,23 @@ export async function readAllowance(server: rpc.Server, token: string, from: str
     latestLedger: res.latestLedger,
   };
 }
+
+/**
+ * The amount of the subscriber's latest `approve` to the spender that the RPC still remembers
+ * (the SAC emits ["approve", from, spender, asset] with data [amount, live_until_ledger]), or
+ * undefined when none is in its window. An allowance at 0 is *revoked* only when the subscriber
+ * set it to 0: spending it down to 0 leaves the very same entry.
+ */
+export async function latestApprovalAmount(server: rpc.Server, token: string, from: string, spender: string): Promise<bigint | undefined> {
+  const health = (await server.getHealth()) as rpc.Api.GetHealthResponse;
+  const topics = [xdr.ScVal.scvSymbol('approve'), new Address(from).toScVal(), new Address(spender).toScVal()].map((v) => v.toXdr('base64'));
+  const res = await server.getEvents({
+    startLedger: health.oldestLedger,
+    filters: [{ type: 'contract', contractIds: [token], topics: [[...topics, '**']] }],
+    limit: 100,
+  });
+  const last = res.events.at(-1);
+  if (!last) return undefined;
+  const [amount] = scValToNative(last.value) as [bigint, number];
+  return BigInt(amount);
+}

@@ -43,6 +43,8 @@ export interface VaultFacts {
   vault: VaultTerms | undefined;
   /** Close time of the latest ledger when the vault was read, unix seconds. */
   ledgerTime: bigint;
+  /** Read only for an allowance at 0: whether the subscriber's latest approve set it to 0. */
+  revokedByApprove?: boolean;
   /** Read only when the vault's token raised #9: the allowance entry, or null when there is none. */
   allowance?: AllowanceState | null;
   /** This subscription was collected before, so an allowance was live then (evidence of expiry). */
@@ -114,6 +116,10 @@ function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detai
       : reject('insufficient_allowance');
   }
   if (a.liveUntilLedger < a.latestLedger) return reject('allowance_expired', `the allowance expired at ledger ${a.liveUntilLedger}`);
-  if (a.amount === 0n) return reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)');
+  if (a.amount === 0n) {
+    return facts.revokedByApprove
+      ? reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)')
+      : reject('insufficient_allowance', 'the allowance is used up');
+  }
   return reject('insufficient_allowance');
 }

@@ -4,7 +4,7 @@
 // merchant's trustline flags on #11, the subscriber's cancel_vault event when the vault is gone.
 // Every read is best-effort: what cannot be read leaves the plainer cause standing.
 import type { rpc } from '@stellar/stellar-sdk';
-import { readAllowance } from './allowance-state.ts';
+import { latestApprovalAmount, readAllowance } from './allowance-state.ts';
 import { ALLOWANCE_ERROR, raisedBy, type VaultFacts } from './chain-errors.ts';
 import type { SimulationFailure } from './error-events.ts';
 import { DEAUTHORIZED_ERROR } from './holder-errors.ts';
@@ -37,6 +37,9 @@ export async function gatherFacts(server: rpc.Server, failure: SimulationFailure
   }
   if (raisedBy(failure, ALLOWANCE_ERROR, vault.token)) {
     facts.allowance = await readAllowance(server, vault.token, user, contractId).then((a) => a ?? null, () => undefined);
+    if (facts.allowance?.amount === 0n) {
+      facts.revokedByApprove = await latestApprovalAmount(server, vault.token, user, contractId).then((n) => n === 0n, () => false);
+    }
   }
   if (raisedBy(failure, DEAUTHORIZED_ERROR, vault.token)) {
     facts.merchantAuthorized = await merchantTrustlineAuthorized(server, vault.token, merchant, input.passphrase).catch(() => undefined);

@@ -18,6 +18,7 @@ import {
 import { classifySimulationFailure } from './chain-errors.ts';
 import { FeeBidder } from './fee-bid.ts';
 import { gatherFacts } from './failure-facts.ts';
+import { inspectVault } from './inspect.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
 import { accountSequence } from './ledger-reads.ts';
@@ -83,9 +84,9 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const bidder = new FeeBidder(async () => BigInt((await server.getFeeStats()).sorobanInclusionFee.p90), config.maxInclusionFee);
 
   /** The network's time, from the latest close time any answer carried; asked for once if none has. */
-  async function networkNow(): Promise<number> {
+  async function networkNow(refresh = false): Promise<number> {
     const known = clock.networkNow();
-    if (known !== undefined) return known;
+    if (known !== undefined && !refresh) return known;
     const latest = await server._getLatestLedger();
     clock.observe(latest.sequence, Number(latest.closeTime));
     return Number(latest.closeTime);
@@ -288,5 +289,19 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     observe,
     waitForOutcome,
     establishForgotten,
+    inspect: (input) =>
+      inspectVault(server, { ...input, passphrase: config.networkPassphrase }).then(
+        (out) => {
+          clock.observe(out.latestLedger, out.ledgerTime);
+          return out;
+        },
+        (err: unknown) => {
+          throw unavailable(err);
+        },
+      ),
+    networkNow: (refresh) =>
+      networkNow(refresh).catch((err: unknown) => {
+        throw unavailable(err);
+      }),
   };
 }

@@ -34,6 +34,8 @@ export interface PullSetupOptions extends Partial<Omit<SubscriberOptions, 'inter
   merchantId?: string;
   /** The plan's token_contract_id (default: none, so DEFAULT_TOKEN_CONTRACT_ID or no token). */
   planToken?: string;
+  /** More fields for POST /plans (retry_schedule_seconds, final_status, …). */
+  plan?: Record<string, unknown>;
   /** Vault terms that differ from the plan's (default: the plan's). */
   vault?: { amountPerInterval?: bigint; intervalSeconds?: bigint; token?: string };
 }
@@ -47,6 +49,7 @@ export async function setUpPull(t: TestApp, devnet: Devnet, o: PullSetupOptions 
     token_amount: Number(amount),
     interval_seconds: intervalSeconds,
     ...(o.planToken ? { token_contract_id: o.planToken } : {}),
+    ...o.plan,
   });
   const user = await setUpSubscriber(devnet, merchant.publicKey(), {
     ...o,
@@ -79,6 +82,8 @@ export async function pullsOf(t: TestApp, id: string) {
     token_contract_id: string | null;
     fee_charged: number | null;
     discrepancy: string | null;
+    code: string | null;
+    origin: string;
   }[];
 }
 

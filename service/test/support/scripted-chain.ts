@@ -2,7 +2,7 @@
 // scripts — confirm, fail on-chain, drop, refuse at simulation or submission, or lose the answer
 // after sending (a crash or a network error) while the transaction may still land. Used only by
 // the property test of the billing rules; every chain test runs against the local network.
-import { PullRejection, type ForgottenOutcome, type MerchantKey, type SignedPull, type TxObservation, type VaultGateway } from '../../src/billing/pulls/vault-gateway.ts';
+import { PullRejection, type ForgottenOutcome, type Inspection, type MerchantKey, type SignedPull, type TxObservation, type VaultGateway } from '../../src/billing/pulls/vault-gateway.ts';
 import type { Clock } from '../../src/billing/ports.ts';
 
 export type Behaviour = 'confirm' | 'fail' | 'drop' | 'simulation-error' | 'rejected' | 'lost-but-lands' | 'lost-never-lands';
@@ -79,6 +79,18 @@ export class ScriptedChain implements VaultGateway {
 
   waitForOutcome(hash: string): Promise<TxObservation> {
     return this.observe(hash);
+  }
+
+  /** What inspect() shows (pre-flight): a vault that matches the test's plan, with enough allowance and balance. */
+  inspection: Inspection | undefined;
+
+  async inspect(): Promise<Inspection> {
+    if (!this.inspection) throw new PullRejection('chain_unavailable', 'Soroban RPC unavailable: the scripted chain has no inspection');
+    return this.inspection;
+  }
+
+  async networkNow(): Promise<number> {
+    return this.#nowSeconds();
   }
 
   /** Never asked here: the scripted RPC remembers every ledger (oldestLedger 1). */

@@ -7,10 +7,12 @@ import type { Devnet } from './devnet.ts';
 /** Builds, simulates, signs and sends an invocation; resolves once the network has queued it. */
 export async function sendInvoke(devnet: Devnet, signer: Keypair, contractId: string, fn: string, args: xdr.ScVal[]) {
   const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
-  const account = await server.getAccount(signer.publicKey());
+  const [account, latest] = await Promise.all([server.getAccount(signer.publicKey()), server._getLatestLedger()]);
+  // Core checks time bounds against ledger close time, which the local network may run ahead of
+  // the wall clock (advance-time, sub-second ledgers): the bound comes from the network's clock.
   const tx = new TransactionBuilder(account, { fee: '100', networkPassphrase: devnet.passphrase })
     .addOperation(new Contract(contractId).call(fn, ...args))
-    .setTimeout(30)
+    .setTimebounds(0, Number(latest.closeTime) + 60)
     .build();
   const prepared = await server.prepareTransaction(tx);
   prepared.sign(signer);

@@ -109,6 +109,20 @@ export interface Parties {
   merchant: string;
 }
 
+/** What the ledger holds for a pull, read without a transaction (pre-flight, health). */
+export interface Inspection {
+  /** undefined: no vault entry for the pair. */
+  vault: VaultTerms | undefined;
+  /** The subscriber's allowance to the vault; null when no entry exists (only read when the vault does). */
+  /** `revoked`: at 0 because the subscriber approved 0, not because it was spent down. */
+  allowance?: { amount: bigint; liveUntilLedger: number; revoked: boolean } | null;
+  /** The subscriber's balance of the vault's token; undefined when it could not be read. */
+  balance?: bigint;
+  latestLedger: number;
+  /** Close time of the latest ledger, unix seconds. */
+  ledgerTime: number;
+}
+
 export interface PreparePullInput {
   key: MerchantKey;
   user: string;
@@ -139,6 +153,10 @@ export interface VaultGateway {
   observe(hash: string, parties?: Parties): Promise<TxObservation>;
   /** Polls until SUCCESS / FAILED, or until `deadline` (epoch ms) with the last NOT_FOUND. */
   waitForOutcome(hash: string, deadline: number, parties?: Parties): Promise<TxObservation>;
+  /** Reads the vault, the allowance and the balance (no transaction); throws PullRejection('chain_unavailable'). */
+  inspect(input: { user: string; merchant: string; contractId: string }): Promise<Inspection>;
+  /** The network's time now as last observed (unix seconds), refreshed from the RPC when asked to. */
+  networkNow(refresh?: boolean): Promise<number>;
   /** For an attempt older than the RPC's memory: establishes from the ledger whether it landed. */
   establishForgotten(input: { envelopeXdr: string; user: string; merchant: string; contractId: string }): Promise<ForgottenOutcome>;
 }

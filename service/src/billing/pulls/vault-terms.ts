@@ -14,7 +14,7 @@ export interface PlanTerms {
   tokenContractId: string | null;
 }
 
-function differences(plan: PlanTerms, vault: VaultTerms): string[] {
+export function differences(plan: PlanTerms, vault: VaultTerms): string[] {
   const out: string[] = [];
   if (plan.tokenContractId !== null && vault.token !== plan.tokenContractId) {
     out.push(`token is ${vault.token} in the vault, ${plan.tokenContractId} in the plan`);

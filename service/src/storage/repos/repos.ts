@@ -2,6 +2,7 @@
 import type { Repos, UnitOfWork } from '../../billing/ports.ts';
 import type { Db, Queryable } from '../db.ts';
 import { createApiKeysRepo } from './api-keys-repo.ts';
+import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
@@ -16,6 +17,7 @@ export function createRepos(db: Queryable): Repos {
     pulls: createPullsRepo(db),
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
+    collection: createCollectionRepo(db),
   };
 }
 

@@ -1,0 +1,98 @@
+// The collector's work on one due subscription. A cancel at period end whose instant has come is
+// applied; otherwise the cycle (or retry) is collected through the same verb as /trigger-pull —
+// same exactly-once rules, same pull history — after a pre-flight read that spends no fee. A
+// failure is a dunning try, the end of dunning, or a hold, by its cause (dunning.ts).
+import { systemCtx } from '../context.ts';
+import { BillingError } from '../errors.ts';
+import type { Clock, Repos, UnitOfWork } from '../ports.ts';
+import type { PullContext as Context, PullsRepo } from '../pulls/pulls-port.ts';
+import { dunningPlanOf } from '../pulls/settle-attempt.ts';
+import type { makeTriggerPull } from '../pulls/trigger-pull.ts';
+import { PullRejection, type VaultGateway } from '../pulls/vault-gateway.ts';
+import { next } from '../subscriptions/status-machine.ts';
+import { dunningStep, failureKind } from './dunning.ts';
+import { preflightProblem, type Problem } from './preflight.ts';
+
+export type CollectOutcome = 'canceled' | 'not_due' | 'confirmed' | 'failed' | 'pending' | 'try_failed' | 'held';
+
+export interface CollectDeps {
+  uow: UnitOfWork;
+  pulls: PullsRepo;
+  repos: Pick<Repos, 'subscriptions' | 'collection'>;
+  gateway: Pick<VaultGateway, 'inspect'>;
+  clock: Clock;
+  contractId: string | undefined;
+  triggerPull: ReturnType<typeof makeTriggerPull>;
+  /** How long a failure nobody caused holds the subscription back. */
+  holdMs: number;
+}
+
+const CTX = systemCtx('collector');
+
+export function makeCollectDue(deps: CollectDeps) {
+  const { pulls, clock } = deps;
+
+  async function failed(ctx: Context, problem: Problem): Promise<CollectOutcome> {
+    const now = clock.now();
+    // A vault its subscriber cancelled reads as vault_missing with a note: the subscriber left.
+    const code = problem.code === 'vault_missing' && problem.message.includes('cancel_vault') ? 'vault_cancelled' : problem.code;
+    const kind = failureKind(code);
+    if (kind === 'hold') {
+      await deps.repos.collection.hold(ctx.subscriptionId, new Date(now.getTime() + deps.holdMs));
+      return 'held';
+    }
+    await deps.uow.run(async (tx) => {
+      await tx.pulls.insertSkipped({ subscription_id: ctx.subscriptionId, merchant_id: ctx.merchantId, amount: ctx.tokenAmount, code, error: problem.message, now });
+      await tx.pulls.applyDunning(ctx.subscriptionId, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, kind, now), now);
+    });
+    return 'try_failed';
+  }
+
+  async function collect(subscriptionId: string): Promise<CollectOutcome> {
+    const ctx = await pulls.loadContext(subscriptionId);
+    const now = clock.now();
+    if (!ctx || !deps.contractId) return 'not_due';
+    if (ctx.cancelAt && ctx.cancelAt.getTime() <= now.getTime() && ctx.subscriptionStatus !== 'canceled') {
+      const to = next(ctx.subscriptionStatus, { kind: 'cancel' });
+      if (to) await deps.repos.subscriptions.setState(subscriptionId, ctx.subscriptionStatus, { status: to, canceled_at: now, cancel_at: null }, now);
+      return 'canceled';
+    }
+    const live = ctx.subscriptionStatus === 'active' || ctx.subscriptionStatus === 'past_due';
+    if (!live || ctx.merchantDeleted || ctx.nextBillingDate.getTime() > now.getTime()) return 'not_due';
+
+    // An attempt in flight is resolved first (by the pull verb), never pre-flighted: a pull that
+    // has just landed has already spent the allowance the pre-flight would read.
+    if (await pulls.findPending(subscriptionId)) return pull(ctx);
+
+    let inspection;
+    try {
+      inspection = await deps.gateway.inspect({ user: ctx.customerWallet, merchant: ctx.merchantWallet, contractId: deps.contractId });
+    } catch (err) {
+      if (err instanceof PullRejection) return failed(ctx, { code: err.code, message: err.message });
+      throw err;
+    }
+    const problem = preflightProblem(ctx, inspection, ctx.collectedBefore);
+    if (problem) return failed(ctx, problem);
+    return pull(ctx);
+  }
+
+  async function pull(ctx: Context): Promise<CollectOutcome> {
+    const subscriptionId = ctx.subscriptionId;
+    try {
+      const result = await deps.triggerPull({ ctx: CTX, input: { subscription_id: subscriptionId, origin: 'collector' } });
+      return result.kind; // a failure on chain was applied as a dunning try when it settled
+    } catch (err) {
+      if (!(err instanceof BillingError)) throw err;
+      const code = typeof err.details?.code === 'string' ? err.details.code : err.code.toLowerCase();
+      return failed(ctx, { code, message: err.message });
+    }
+  }
+
+  return async function collectDue(subscriptionId: string): Promise<CollectOutcome> {
+    try {
+      return await collect(subscriptionId);
+    } finally {
+      await deps.repos.collection.release(subscriptionId).catch(() => undefined);
+    }
+  };
+}
