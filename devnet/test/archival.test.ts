@@ -149,6 +149,20 @@ describe('persistent entries', () => {
     expect(res.resultXdr.result.type).toBe('txSuccess');
   });
 
+  it('an extension beyond the max entry TTL is refused at submission: txFAILED, EXTEND_FOOTPRINT_TTL_MALFORMED', async () => {
+    const account = await ctx.server.getAccount(merchant().publicKey());
+    const extend = new TransactionBuilder(account, { fee: '100', networkPassphrase: ctx.devnet.passphrase })
+      .addOperation(Operation.extendFootprintTtl({ extendTo: 3_110_400 }))
+      .setSorobanData(new SorobanDataBuilder().setReadOnly([vaultLedgerKey(user(), merchant())]).build())
+      .setTimebounds(0, ctx.devnet.control.state().closeTime + 300)
+      .build();
+    const sent = await ctx.server.sendTransaction(await prepareAndSign(ctx, extend, merchant()));
+    expect(sent.status).toBe('ERROR');
+    const result = xdr.expectUnionVariant(sent.errorResult!.result, 'txFailed').results[0];
+    expect(xdr.expectUnionVariant(xdr.expectUnionVariant(result, 'opInner').tr, 'extendFootprintTtl').extendFootprintTtlResult.type)
+      .toBe('extendFootprintTtlMalformed');
+  });
+
   it('extending an archived entry needs it restored first: simulation answers a restorePreamble', async () => {
     await advance(600);
     const account = await ctx.server.getAccount(merchant().publicKey());

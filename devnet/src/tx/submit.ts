@@ -5,7 +5,7 @@
 // a fee bump FeeBumpTransactionFrame::checkValid around them), then the fee source's balance.
 // A rejection consumes nothing.
 import { scValToNative, xdr } from '@stellar/stellar-sdk';
-import { accountKey, isClassic, keyId } from '../ledger/keys.ts';
+import { accountKey, isTemporary, keyId } from '../ledger/keys.ts';
 import { accountOf, balanceOf, MIN_BALANCE, seqOf } from '../ledger/accounts.ts';
 import type { Network } from '../ledger/network.ts';
 import type { QueuedTx, Submission } from '../ledger/history.ts';
@@ -13,7 +13,7 @@ import { exceedsLimits, nonRefundableFee } from './fees.ts';
 import { contractCall } from './invoke.ts';
 import { innerEnvelope, parseEnvelope, sorobanData, sorobanOpType, type ParsedTx } from './parse.ts';
 import { add, canAdd, minInclusionFee, queueFields, queuedFeesOf, upperBoundCloseTimeOffset } from './queue.ts';
-import { innerRejection, rejection, type TxCode } from './results.ts';
+import { appliedResult, innerRejection, rejection, type OpOutcome, type TxCode } from './results.ts';
 import { checkTxSignatures, feeBumpHash, fullHash, txHash } from './signatures.ts';
 
 export type SubmitOutcome =
@@ -78,6 +78,9 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string, inn
   }
   const invalid = checkInner(net, p, candidate, envelopeXdr, innerHash);
   if (invalid) return error(invalid);
+  // The operation's own checks (OperationFrame::checkValid): txFAILED with the operation's code.
+  const malformed = opMalformed(net, p);
+  if (malformed) return { status: 'ERROR', hash, result: appliedResult(wouldCharge, malformed, p.feeBump ? innerHash : undefined) };
 
   // The fee source must cover this fee on top of what it owes for its other queued transactions
   // (a transaction this one replaces frees its fee when the fee source is the same).
@@ -142,9 +145,6 @@ function checkInner(net: Network, p: ParsedTx, c: QueuedTx, envelopeXdr: string,
   if (chargeFee && data.resourceFee > BigInt(p.tx.fee)) return 'txSorobanInvalid';
   if (data.resourceFee < BigInt(nonRefundableFee(declared, net.config))) return 'txSorobanInvalid';
   if (new Set(footprint.map(keyId)).size !== footprint.length) return 'txSorobanInvalid';
-  const opType = sorobanOpType(p);
-  if (opType === 'extendFootprintTtl' && (res.footprint.readWrite.length > 0 || res.footprint.readOnly.some(isClassic))) return 'txSorobanInvalid';
-  if (opType === 'restoreFootprint' && (res.footprint.readOnly.length > 0 || res.footprint.readWrite.some(isClassic))) return 'txSorobanInvalid';
 
   // Time and ledger bounds against the last closed ledger (TransactionFrame::isTooEarly /
   // isTooLate): minTime > its close time is too early; maxTime below its close time plus the upper
@@ -162,6 +162,26 @@ function checkInner(net: Network, p: ParsedTx, c: QueuedTx, envelopeXdr: string,
   const sigs = checkTxSignatures(accountOf(account.data), innerHash, p.signatures);
   if (sigs !== 'ok') return sigs;
   if (chargeFee && balanceOf(account.data) - MIN_BALANCE < c.fullFee) return 'txInsufficientBalance';
+  return undefined;
+}
+
+/**
+ * ExtendFootprintTTLOpFrame / RestoreFootprintOpFrame::doCheckValidForSoroban: extend needs an empty
+ * read-write footprint, Soroban keys only and extendTo ≤ maxEntryTTL − 1; restore an empty
+ * read-only footprint and persistent Soroban keys only. Else the operation is MALFORMED.
+ */
+function opMalformed(net: Network, p: ParsedTx): OpOutcome | undefined {
+  const fp = sorobanData(p.tx)!.resources.footprint;
+  const body = p.ops[0].body;
+  if (body.type === 'extendFootprintTtl') {
+    const bad = fp.readWrite.length > 0 || fp.readOnly.some((k) => k.type !== 'contractData' && k.type !== 'contractCode')
+      || body.extendFootprintTtlOp.extendTo > net.config.maxEntryTtl - 1;
+    return bad ? { kind: 'extend', success: false, code: 'extendFootprintTtlMalformed' } : undefined;
+  }
+  if (body.type === 'restoreFootprint') {
+    const bad = fp.readOnly.length > 0 || fp.readWrite.some((k) => (k.type !== 'contractData' && k.type !== 'contractCode') || isTemporary(k));
+    return bad ? { kind: 'restore', success: false, code: 'restoreFootprintMalformed' } : undefined;
+  }
   return undefined;
 }
 
