@@ -34,9 +34,20 @@ export interface Devnet extends DevnetInfo {
   process: ChildProcess;
 }
 
-export async function startDevnet(options: { ledgerMs?: number; retentionLedgers?: number } = {}): Promise<Devnet> {
+export interface DevnetOptions {
+  ledgerMs?: number;
+  retentionLedgers?: number;
+  /** `extended`: the vault with cancel_vault and events, as Orbit's README plans. */
+  vaultBuild?: 'deployed' | 'extended';
+  /** More CLI flags, e.g. ['--min-persistent-ttl', '20']. */
+  extraArgs?: string[];
+}
+
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const args = [CLI, '--port', '0', '--ledger-ms', String(options.ledgerMs ?? 200), '--json'];
   if (options.retentionLedgers !== undefined) args.push('--retention-ledgers', String(options.retentionLedgers));
+  if (options.vaultBuild) args.push('--vault-build', options.vaultBuild);
+  args.push(...(options.extraArgs ?? []));
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
