@@ -211,7 +211,9 @@ export function buildCollection(
     triggerPull: d.pullVerbs.triggerPull,
     holdMs: COLLECTOR_HOLD_MS,
   });
-  const leaseMs = config.txPollTimeoutMs + config.merchantQueue.maxWaitMs + 60_000;
+  // Longer than one collection can take (queue wait, confirmation wait, a few RPC calls), so a lease
+  // lapses only for a replica that died.
+  const leaseMs = config.txPollTimeoutMs + config.merchantQueue.maxWaitMs + 4 * config.rpcTimeoutMs;
   return {
     claim: (limit) => {
       const now = clock.now();
