@@ -15,6 +15,7 @@ import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
 import { makeListMerchants } from './billing/merchants/list-merchants.ts';
 import { makeCreatePlan } from './billing/plans/create-plan.ts';
 import { makeGetPlan } from './billing/plans/get-plan.ts';
+import { makeArchivePlan } from './billing/plans/archive-plan.ts';
 import { makeListMerchantPlans } from './billing/plans/list-plans.ts';
 import { BillingError } from './billing/errors.ts';
 import { systemClock } from './billing/ports.ts';
@@ -55,6 +56,7 @@ export interface Verbs {
   deleteMerchant: ReturnType<typeof makeDeleteMerchant>;
   createPlan: ReturnType<typeof makeCreatePlan>;
   getPlan: ReturnType<typeof makeGetPlan>;
+  archivePlan: ReturnType<typeof makeArchivePlan>;
   createSubscription: ReturnType<typeof makeCreateSubscription>;
   getSubscription: ReturnType<typeof makeGetSubscription>;
   cancelSubscription: ReturnType<typeof makeCancelSubscription>;
@@ -135,6 +137,7 @@ export function buildVerbs(d: {
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
     createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId, retryScheduleSeconds: d.config.dunningScheduleSeconds }),
     getPlan: makeGetPlan(repos),
+    archivePlan: makeArchivePlan({ ...repos, clock }),
     createSubscription: makeCreateSubscription({ ...repos, clock }),
     getSubscription: makeGetSubscription(repos),
     cancelSubscription: makeCancelSubscription({ ...repos, clock }),

@@ -78,6 +78,8 @@ export interface PlansRepo {
   findById(id: string): Promise<Plan | null>;
   /** The plan with its owner, only while the owner is not soft-deleted. */
   findOffered(id: string): Promise<PlanWithMerchant | null>;
+  /** Sets archived_at if not set; null when it already was. */
+  archive(id: string, at: Date): Promise<Plan | null>;
   /** The merchant's plans, oldest first. */
   listByMerchant(merchantId: string, page: PageRequest): Promise<Page<Plan>>;
 }

@@ -48,6 +48,7 @@ const TABLE: Record<string, Entry> = {
   'GET /merchants/:id/subscriptions': { access: 'merchant', request: (i) => ({ url: `/merchants/${i.merchant}/subscriptions` }), foreign: 'Merchant not found' },
   'POST /plans': { access: 'merchant', request: (i) => ({ url: '/plans', payload: planPayload(i.merchant) }), foreign: 'Merchant not found' },
   'GET /plans/:id': { access: 'public', request: (i) => ({ url: `/plans/${i.plan}` }), foreign: 'Plan not found' },
+  'POST /plans/:id/archive': { access: 'merchant', request: (i) => ({ url: `/plans/${i.plan}/archive`, payload: {} }), foreign: 'Plan not found' },
   'GET /plans/:id/subscriptions': { access: 'merchant', request: (i) => ({ url: `/plans/${i.plan}/subscriptions` }), foreign: 'Plan not found' },
   'POST /subscriptions': {
     access: 'merchant',

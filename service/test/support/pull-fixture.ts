@@ -15,6 +15,9 @@ export function chainEnv(devnet: Devnet, over: Record<string, string | undefined
     TX_POLL_TIMEOUT_MS: '4000',
     TX_POLL_INTERVAL_MS: '250',
     RECONCILE_INTERVAL_MS: '0',
+    // Test processes share one PostgreSQL database: a collector would take other tests' due work.
+    // Tests of the collector switch it on against a database of their own.
+    COLLECTOR_ENABLED: 'false',
     ...over,
   };
 }

@@ -2,11 +2,11 @@
 // once: next_billing_date is the clock's now. A second subscription of the same wallet to the same
 // plan is refused by the table's unique constraint, whose message the spec wants passed through.
 // A merchant key records subscribers on its own plans only; another merchant's plan is 404.
-import { scopedMerchant } from '../access/scope.ts';
+import { scopedMerchant, sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { BillingError, notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
-import type { Clock, SubscriptionsRepo } from '../ports.ts';
+import type { Clock, PlansRepo, SubscriptionsRepo } from '../ports.ts';
 
 export interface CreateSubscriptionInput {
   plan_id: string;
@@ -16,6 +16,7 @@ export interface CreateSubscriptionInput {
 export function makeCreateSubscription(deps: {
   clock: Clock;
   subscriptions: Pick<SubscriptionsRepo, 'insert'>;
+  plans: Pick<PlansRepo, 'findOffered'>;
 }) {
   return async function createSubscription({ ctx, input }: { ctx: Ctx; input: CreateSubscriptionInput }): Promise<Subscription> {
     // A plan of a soft-deleted merchant is not offered any more: same answer as no plan.
@@ -24,7 +25,14 @@ export function makeCreateSubscription(deps: {
       next_billing_date: deps.clock.now(),
       only_merchant_id: scopedMerchant(ctx),
     });
-    if (!subscription) throw notFound('Plan');
+    if (!subscription) {
+      // Not offered: absent, its merchant deleted, another merchant's (all 404), or archived.
+      const plan = await deps.plans.findOffered(input.plan_id);
+      if (plan?.archived_at && sees(ctx, plan.merchant_id)) {
+        throw new BillingError('CONFLICT', 'Plan is archived: it takes no new subscriptions', { code: 'plan_archived' });
+      }
+      throw notFound('Plan');
+    }
     return subscription;
   };
 }

@@ -1,11 +1,11 @@
 // POST /plans and GET /plans/{id} (spec section 4).
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
+import { IdParams, NoBody } from '../schemas/common.ts';
 import { CreatePlanBody, planJson, planResponses, planWithMerchantJson } from '../schemas/plans.ts';
 
 export const planRoutes: RoutesPlugin = async (app, { deps }) => {
-  const { createPlan, getPlan } = deps.verbs;
+  const { createPlan, getPlan, archivePlan } = deps.verbs;
 
   app.post<{ Body: CreatePlanBody }>(
     '/plans',
@@ -24,5 +24,11 @@ export const planRoutes: RoutesPlugin = async (app, { deps }) => {
       const plan = await getPlan({ ctx: ctxOf(request), input: request.params });
       return { plan: planWithMerchantJson(plan) };
     },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/plans/:id/archive',
+    { schema: { params: IdParams, body: NoBody, response: planResponses.archive }, config: { access: 'merchant' } },
+    async (request) => ({ plan: planJson(await archivePlan({ ctx: ctxOf(request), input: request.params })) }),
   );
 };

@@ -1,11 +1,10 @@
 // POST /subscriptions (spec section 4) and GET /subscriptions/{id} (product.md).
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
+import { IdParams, NoBody } from '../schemas/common.ts';
 import {
   CancelSubscriptionBody,
   CreateSubscriptionBody,
-  NoBody,
   subscriptionDetailJson,
   subscriptionJson,
   subscriptionResponses,

@@ -93,6 +93,9 @@ export const intervalSeconds = z.preprocess(
  */
 export const jsonBody = <S extends z.ZodRawShape>(shape: S) => z.preprocess((v) => v ?? {}, z.object(shape));
 
+/** An action that takes no body (pause, resume, archive): none or `{}`. */
+export const NoBody = z.preprocess((v) => v ?? {}, z.strictObject({}));
+
 /**
  * Response schemas are Zod too (tests parse bodies with them); Fastify serializes from their JSON
  * Schema, in which exact amounts lose their `type` (exact-number.ts explains why).

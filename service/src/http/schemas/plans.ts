@@ -77,4 +77,5 @@ export const planWithMerchantJson = (p: PlanWithMerchant): PlanBody & { merchant
 export const planResponses = {
   create: { 201: responseSchema(CreatePlanResponse) },
   get: { 200: responseSchema(GetPlanResponse) },
+  archive: { 200: responseSchema(z.strictObject({ plan: PlanJson })) },
 };

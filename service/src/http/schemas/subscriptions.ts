@@ -66,8 +66,6 @@ export const CancelSubscriptionBody = z.preprocess(
   z.object({ at_period_end: z.boolean().optional() }),
 );
 export type CancelSubscriptionBody = z.infer<typeof CancelSubscriptionBody>;
-/** Pause and resume take no body; `{}` is accepted. */
-export const NoBody = z.preprocess((v) => v ?? {}, z.strictObject({}));
 
 export const subscriptionResponses = {
   create: { 201: responseSchema(CreateSubscriptionResponse) },

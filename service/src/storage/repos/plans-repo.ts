@@ -50,6 +50,15 @@ export function createPlansRepo(db: Queryable): PlansRepo {
       return res.rows[0] ? toPlan(res.rows[0]) : null;
     },
 
+    async archive(id: string, at: Date) {
+      const res = await db.query<PlanRow>(
+        `UPDATE plans SET archived_at = $2 WHERE id = $1 AND archived_at IS NULL RETURNING ${COLUMNS}`,
+        [id, at],
+        'plans_archive',
+      );
+      return res.rows[0] ? toPlan(res.rows[0]) : null;
+    },
+
     async findById(id: string) {
       const res = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE id = $1`, [id], 'plans_find_by_id');
       return res.rows[0] ? toPlan(res.rows[0]) : null;

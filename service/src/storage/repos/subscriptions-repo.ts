@@ -19,7 +19,7 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
         `INSERT INTO subscriptions (plan_id, customer_wallet_address, next_billing_date)
          SELECT p.id, $2, $3
            FROM plans p JOIN merchants m ON m.id = p.merchant_id
-          WHERE p.id = $1 AND m.deleted_at IS NULL AND ($4::uuid IS NULL OR p.merchant_id = $4::uuid)
+          WHERE p.id = $1 AND m.deleted_at IS NULL AND p.archived_at IS NULL AND ($4::uuid IS NULL OR p.merchant_id = $4::uuid)
          RETURNING ${COLUMNS}`,
         [input.plan_id, input.customer_wallet_address, input.next_billing_date, input.only_merchant_id ?? null],
         'subscriptions_insert',
