@@ -55,8 +55,10 @@ export class FeeBidder {
    * The network refused `bid` before accepting the envelope: bid more next time, up to the cap
    * (a refusal at the cap itself means the network wants more than we may pay).
    */
-  refused(source: string, bid: bigint): void {
-    this.#floor.set(source, bid >= this.#max ? this.#max + 1n : bid * 2n > this.#max ? this.#max : bid * 2n);
+  refused(source: string, bid: bigint, needed?: bigint): void {
+    // txINSUFFICIENT_FEE says what the network wants (its feeCharged): bid that at once.
+    const wanted = needed !== undefined && needed > bid * 2n ? needed : bid * 2n;
+    this.#floor.set(source, bid >= this.#max ? this.#max + 1n : wanted > this.#max ? this.#max : wanted);
   }
 
   /** An envelope of `source` was accepted: back to the network's level. */

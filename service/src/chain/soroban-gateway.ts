@@ -176,7 +176,13 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     }
     const code = res.errorResult?.result.type ?? 'unknown';
     sequences.forget(pull.source);
-    if (code === 'txInsufficientFee') bidder.refused(pull.source, bid);
+    if (code === 'txInsufficientFee') {
+      // The result's feeCharged is the fee the network wanted; less the resource fee, the inclusion fee.
+      const env = ('innerTransaction' in tx ? tx.innerTransaction : tx).toEnvelope();
+      const ext = env.type === 'envelopeTypeTx' ? env.v1.tx.ext : undefined;
+      const resourceFee = ext?.type === 'sorobanData' ? BigInt(ext.sorobanData.resourceFee) : 0n;
+      bidder.refused(pull.source, bid, BigInt(res.errorResult?.feeCharged ?? 0) - resourceFee);
+    }
     const rebuild = code === 'txBadSeq' || code === 'txInsufficientFee' || code === 'txTooLate';
     throw new PullRejection('submission_failed', `sendTransaction answered ERROR: ${code}`, { rebuild });
   }

@@ -44,13 +44,14 @@ export function vaultFromStateChanges(changes: rpc.Api.LedgerEntryChange[] | und
   return val ? decodeVault(val) : undefined;
 }
 
-/** undefined when the vault entry does not exist (or is archived: it cannot be used either way). */
+/**
+ * undefined when the vault entry does not exist. An archived vault (its TTL passed) is returned:
+ * since protocol 23 the pull restores it itself, so it is not missing.
+ */
 export async function readVault(server: rpc.Server, contractId: string, user: string, merchant: string): Promise<VaultTerms | undefined> {
   const res = await server.getLedgerEntries(vaultLedgerKey(contractId, user, merchant));
   const entry = res.entries[0];
-  if (!entry || (entry.liveUntilLedgerSeq !== undefined && entry.liveUntilLedgerSeq < res.latestLedger)) {
-    return undefined;
-  }
+  if (!entry) return undefined;
   const val = contractDataValue(entry.val);
   return val ? decodeVault(val) : undefined;
 }

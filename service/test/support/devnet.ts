@@ -23,8 +23,9 @@ export interface ChainTx {
   function: string;
   contract: string;
   args: string[];
-  status: 'queued' | 'success' | 'failed' | 'dropped' | 'expired';
+  status: 'queued' | 'success' | 'failed' | 'dropped' | 'expired' | 'evicted' | 'replaced';
   ledger?: number;
+  feeBump?: { feeSource: string; innerHash: string };
 }
 
 export interface Devnet extends DevnetInfo {

@@ -87,6 +87,7 @@ export async function pullsOf(t: TestApp, id: string) {
     discrepancy: string | null;
     code: string | null;
     origin: string;
+    inner_tx_hash: string | null;
   }[];
 }
 
