@@ -33,6 +33,19 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   DATABASE: "A database error, with the database's own message",
 };
 
+/** The status table of billing/subscriptions/status-machine.ts, for readers of the document. */
+const STATUS_TABLE = `Statuses and their moves (one table, enforced in one place):
+
+| from \\ event | pull confirmed | 502 (manual) | collector try failed | last try failed | pause | resume | cancel |
+|---|---|---|---|---|---|---|---|
+| active | active | past_due | past_due | the plan's final_status | paused | — | canceled |
+| past_due | active | past_due | past_due | the plan's final_status | paused | — | canceled |
+| unpaid | active | unpaid | — | — | paused | — | canceled |
+| paused | — | — | — | — | — | the status held when paused | canceled |
+| canceled | — | — | — | — | — | — | — |
+
+\`health\` is the latest early-warning check ahead of the due date.`;
+
 export type ErrorCase = [code: BillingErrorCode | EdgeErrorCode, example: Record<string, unknown>];
 
 export interface OperationDoc {
@@ -204,6 +217,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /subscriptions/{id}': {
     summary: 'Read a subscription',
     tag: 'Subscriptions',
+    description: STATUS_TABLE,
     answers: { 200: ['The subscription with its latest health check', { subscription: ex.subscriptionDetail }] },
     errors: readErrors('Subscription'),
   },
