@@ -3,6 +3,7 @@
 // Flag values are Stellar-ledger-entries.x's (TrustLineFlags, AccountFlags).
 import { Asset, xdr } from '@stellar/stellar-sdk';
 import { accountIdOf } from '../host/addresses.ts';
+import { accountOf, accountWith } from '../ledger/accounts.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
 import type { LedgerState } from '../ledger/ledger-state.ts';
 
@@ -93,41 +94,12 @@ export const trustlineRange = (t: Trustline): [bigint, bigint] => [t.selling, t.
 
 /** A copy of an account entry with `delta` more sub-entries (a trustline created or removed). */
 export function withSubEntries(data: xdr.LedgerEntryData, delta: number): xdr.LedgerEntryData {
-  const a = xdr.expectUnionVariant(data, 'account').account;
-  return xdr.LedgerEntryData.account(
-    new xdr.AccountEntry({
-      accountId: a.accountId,
-      balance: a.balance,
-      seqNum: a.seqNum,
-      numSubEntries: a.numSubEntries + delta,
-      inflationDest: a.inflationDest,
-      flags: a.flags,
-      homeDomain: a.homeDomain,
-      thresholds: a.thresholds,
-      signers: a.signers,
-      ext: a.ext,
-    }),
-  );
+  const a = accountOf(data);
+  return accountWith(a, { numSubEntries: a.numSubEntries + delta });
 }
 
 /** A copy of an account entry with other flags (the issuer's AUTH_* flags). */
-export function withAccountFlags(data: xdr.LedgerEntryData, flags: number): xdr.LedgerEntryData {
-  const a = xdr.expectUnionVariant(data, 'account').account;
-  return xdr.LedgerEntryData.account(
-    new xdr.AccountEntry({
-      accountId: a.accountId,
-      balance: a.balance,
-      seqNum: a.seqNum,
-      numSubEntries: a.numSubEntries,
-      inflationDest: a.inflationDest,
-      flags,
-      homeDomain: a.homeDomain,
-      thresholds: a.thresholds,
-      signers: a.signers,
-      ext: a.ext,
-    }),
-  );
-}
+export const withAccountFlags = (data: xdr.LedgerEntryData, flags: number): xdr.LedgerEntryData => accountWith(accountOf(data), { flags });
 
 /**
  * balance.rs `get_min_max_account_balance`: (2 + sub-entries [+ sponsoring − sponsored]) base

@@ -3,6 +3,7 @@
 // in enforce mode (apply, or simulation with a given footprint) a key outside the
 // declared footprint is an error, as the real host's storage map would report.
 import { xdr } from '@stellar/stellar-sdk';
+import { accountExtV3, accountExtV3Of, accountOf, accountWith } from '../ledger/accounts.ts';
 import { isArchived, isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
 import { isTemporary, keyId } from '../ledger/keys.ts';
 
@@ -172,35 +173,6 @@ export class StorageView {
 
 /** snapshot_source.rs `update_account_entry`: AccountEntryExt v1 → v2 → v3 filled with zeros where absent. */
 function withAccountExtV3(data: xdr.LedgerEntryData): xdr.LedgerEntryData {
-  const a = xdr.expectUnionVariant(data, 'account').account;
-  const v1 = a.ext.type === 'v1' ? a.ext.v1 : undefined;
-  const v2 = v1?.ext.type === 'v2' ? v1.ext.v2 : undefined;
-  if (v2?.ext.type === 'v3') return data;
-  const v3 = new xdr.AccountEntryExtensionV3({ ext: xdr.ExtensionPoint.v0(), seqLedger: 0, seqTime: 0n });
-  return xdr.LedgerEntryData.account(
-    new xdr.AccountEntry({
-      accountId: a.accountId,
-      balance: a.balance,
-      seqNum: a.seqNum,
-      numSubEntries: a.numSubEntries,
-      inflationDest: a.inflationDest,
-      flags: a.flags,
-      homeDomain: a.homeDomain,
-      thresholds: a.thresholds,
-      signers: a.signers,
-      ext: xdr.AccountEntryExt.v1(
-        new xdr.AccountEntryExtensionV1({
-          liabilities: v1?.liabilities ?? new xdr.Liabilities({ buying: 0n, selling: 0n }),
-          ext: xdr.AccountEntryExtensionV1Ext.v2(
-            new xdr.AccountEntryExtensionV2({
-              numSponsored: v2?.numSponsored ?? 0,
-              numSponsoring: v2?.numSponsoring ?? 0,
-              signerSponsoringIDs: v2?.signerSponsoringIDs ?? a.signers.map(() => null),
-              ext: xdr.AccountEntryExtensionV2Ext.v3(v3),
-            }),
-          ),
-        }),
-      ),
-    }),
-  );
+  const a = accountOf(data);
+  return accountExtV3Of(a) ? data : accountWith(a, { ext: accountExtV3(a, 0, 0n) });
 }

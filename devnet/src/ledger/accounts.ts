@@ -37,35 +37,43 @@ export type AccountChange = {
   seqBump?: { ledger: number; closeTime: number };
 };
 
-/** A copy with a new balance and/or sequence; stored entries are never mutated (XDR values are read-only). */
-export function withAccount(data: xdr.LedgerEntryData, change: AccountChange): xdr.LedgerEntryData {
-  const a = accountOf(data);
+/** The AccountEntry fields a copy may change; the rest are kept. */
+export type AccountPatch = Partial<Pick<xdr.AccountEntry, 'balance' | 'seqNum' | 'numSubEntries' | 'flags' | 'ext'>>;
+
+/** A copy of an account entry with some fields changed; stored entries are never mutated (XDR values are read-only). */
+export function accountWith(a: xdr.AccountEntry, patch: AccountPatch): xdr.LedgerEntryData {
   return xdr.LedgerEntryData.account(
     new xdr.AccountEntry({
       accountId: a.accountId,
-      balance: change.balance ?? a.balance,
-      seqNum: change.seqNum ?? a.seqNum,
-      numSubEntries: a.numSubEntries,
+      balance: patch.balance ?? a.balance,
+      seqNum: patch.seqNum ?? a.seqNum,
+      numSubEntries: patch.numSubEntries ?? a.numSubEntries,
       inflationDest: a.inflationDest,
-      flags: a.flags,
+      flags: patch.flags ?? a.flags,
       homeDomain: a.homeDomain,
       thresholds: a.thresholds,
       signers: a.signers,
-      ext: change.seqBump ? withSeqLedger(a, change.seqBump.ledger, change.seqBump.closeTime) : a.ext,
+      ext: patch.ext ?? a.ext,
     }),
   );
 }
 
+/** The account's AccountEntryExtensionV3, if its ext chain reaches v3. */
+export function accountExtV3Of(a: xdr.AccountEntry): xdr.AccountEntryExtensionV3 | undefined {
+  const v2 = a.ext.type === 'v1' && a.ext.v1.ext.type === 'v2' ? a.ext.v1.ext.v2 : undefined;
+  return v2?.ext.type === 'v3' ? v2.ext.v3 : undefined;
+}
+
 /**
- * stellar-core's maybeUpdateAccountOnLedgerSeqUpdate (src/transactions/TransactionUtils.cpp): from
- * protocol 19 a sequence bump writes seqLedger/seqTime into AccountEntryExtensionV3, creating the
- * v1 (zero liabilities) → v2 (no sponsorships) → v3 chain on first use
- * (prepareAccountEntryExtensionV1/V2/V3).
+ * The account's ext as a v1 → v2 → v3 chain ending in the given seqLedger/seqTime: liabilities and
+ * sponsorships kept where present, else zero liabilities, no sponsorships, one null sponsor per
+ * signer (stellar-core prepareAccountEntryExtensionV1/V2/V3; soroban-simulation's
+ * snapshot_source.rs `update_account_entry`).
  */
-function withSeqLedger(a: xdr.AccountEntry, ledger: number, closeTime: number): xdr.AccountEntryExt {
+export function accountExtV3(a: xdr.AccountEntry, seqLedger: number, seqTime: bigint): xdr.AccountEntryExt {
   const v1 = a.ext.type === 'v1' ? a.ext.v1 : undefined;
   const v2 = v1?.ext.type === 'v2' ? v1.ext.v2 : undefined;
-  const v3 = new xdr.AccountEntryExtensionV3({ ext: xdr.ExtensionPoint.v0(), seqLedger: ledger, seqTime: BigInt(closeTime) });
+  const v3 = new xdr.AccountEntryExtensionV3({ ext: xdr.ExtensionPoint.v0(), seqLedger, seqTime });
   return xdr.AccountEntryExt.v1(
     new xdr.AccountEntryExtensionV1({
       liabilities: v1?.liabilities ?? new xdr.Liabilities({ buying: 0n, selling: 0n }),
@@ -79,4 +87,18 @@ function withSeqLedger(a: xdr.AccountEntry, ledger: number, closeTime: number): 
       ),
     }),
   );
+}
+
+/**
+ * A copy with a new balance and/or sequence. From protocol 19 a sequence bump also writes
+ * seqLedger/seqTime into AccountEntryExtensionV3, creating the v1 → v2 → v3 chain on first use
+ * (stellar-core's maybeUpdateAccountOnLedgerSeqUpdate, src/transactions/TransactionUtils.cpp).
+ */
+export function withAccount(data: xdr.LedgerEntryData, change: AccountChange): xdr.LedgerEntryData {
+  const a = accountOf(data);
+  return accountWith(a, {
+    balance: change.balance,
+    seqNum: change.seqNum,
+    ext: change.seqBump ? accountExtV3(a, change.seqBump.ledger, BigInt(change.seqBump.closeTime)) : undefined,
+  });
 }
