@@ -43,6 +43,23 @@ import type { Db } from './storage/db.ts';
 import { countPendingPulls } from './storage/repos/pull-stats.ts';
 import { createRepos, createUnitOfWork } from './storage/repos/repos.ts';
 import { unavailableDb } from './storage/unavailable-db.ts';
+import { makeEmitEvent, type EmitEvent } from './billing/events/emit-event.ts';
+import { makeGetEvent } from './billing/events/get-event.ts';
+import { makeListDeliveries } from './billing/events/list-deliveries.ts';
+import { makeListEvents } from './billing/events/list-events.ts';
+import { makeRedeliverEvent } from './billing/events/redeliver-event.ts';
+import { makeIdempotentRequests } from './billing/idempotency/idempotent-request.ts';
+import { makeCreateEndpoint } from './billing/webhooks/create-endpoint.ts';
+import { makeDeleteEndpoint } from './billing/webhooks/delete-endpoint.ts';
+import { makeDeliverWebhooks } from './billing/webhooks/deliver-webhook.ts';
+import { makeGetEndpoint } from './billing/webhooks/get-endpoint.ts';
+import { makeListEndpoints } from './billing/webhooks/list-endpoints.ts';
+import { makeRotateSecret } from './billing/webhooks/rotate-secret.ts';
+import type { WebhookSender } from './billing/webhooks/webhooks-port.ts';
+import { eventPresenter } from './http/schemas/events.ts';
+import { createHttpSender } from './webhooks/http-sender.ts';
+import { standardSigner } from './webhooks/standard-signer.ts';
+import { createUrlPolicy } from './webhooks/url-policy.ts';
 
 export interface Verbs {
   createMerchant: ReturnType<typeof makeCreateMerchant>;
@@ -55,6 +72,22 @@ export interface Verbs {
   listMerchants: ReturnType<typeof makeListMerchants>;
   listMerchantPlans: ReturnType<typeof makeListMerchantPlans>;
   listSubscriptions: ReturnType<typeof makeListSubscriptions>;
+}
+
+/** Events, webhook endpoints, their delivery, and Idempotency-Key. */
+export interface EventVerbs {
+  listEvents: ReturnType<typeof makeListEvents>;
+  getEvent: ReturnType<typeof makeGetEvent>;
+  listDeliveries: ReturnType<typeof makeListDeliveries>;
+  redeliverEvent: ReturnType<typeof makeRedeliverEvent>;
+  createEndpoint: ReturnType<typeof makeCreateEndpoint>;
+  listEndpoints: ReturnType<typeof makeListEndpoints>;
+  getEndpoint: ReturnType<typeof makeGetEndpoint>;
+  deleteEndpoint: ReturnType<typeof makeDeleteEndpoint>;
+  rotateSecret: ReturnType<typeof makeRotateSecret>;
+  /** The delivery worker's steps (jobs/webhook-worker.ts runs them). */
+  deliveries: ReturnType<typeof makeDeliverWebhooks>;
+  idempotency: ReturnType<typeof makeIdempotentRequests>;
 }
 
 /** Keys and signing keys: who a request is, and the credentials merchants manage. */
@@ -90,6 +123,9 @@ export interface Deps {
   keyUsage: KeyUsage;
   /** Signs and checks listing cursors (CURSOR_SECRET). */
   cursors: CursorCodec;
+  /** The outbox's one door: writes an event in the caller's transaction. */
+  emit: EmitEvent;
+  eventVerbs: EventVerbs;
 }
 
 export interface PullVerbs {
@@ -101,6 +137,8 @@ export interface PullVerbs {
 export interface DepsOverrides {
   clock?: Clock;
   logger?: Logger;
+  /** The HTTP client of webhook deliveries (a test may slow it down or count its calls). */
+  webhookSender?: WebhookSender;
 }
 
 export async function openDatabase(config: Config): Promise<Db> {
@@ -111,15 +149,15 @@ export async function openDatabase(config: Config): Promise<Db> {
   return guardDb(await openDb(target));
 }
 
-export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
-  const { repos, clock } = d;
+export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; emit: EmitEvent; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
+  const { repos, clock, uow, emit } = d;
   return {
-    createMerchant: makeCreateMerchant({ uow: d.uow }),
+    createMerchant: makeCreateMerchant({ uow, emit }),
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
-    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId }),
+    createPlan: makeCreatePlan({ uow, emit, defaultTokenContractId: d.config.defaultTokenContractId }),
     getPlan: makeGetPlan(repos),
-    createSubscription: makeCreateSubscription({ ...repos, clock }),
+    createSubscription: makeCreateSubscription({ uow, emit, clock }),
     getSubscription: makeGetSubscription(repos),
     listMerchants: makeListMerchants(repos),
     listMerchantPlans: makeListMerchantPlans(repos),
@@ -128,16 +166,17 @@ export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; key
 }
 
 export function buildAccountVerbs(
-  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'box' | 'gateway' | 'keyCache' | 'keyUsage'>,
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'emit' | 'box' | 'gateway' | 'keyCache' | 'keyUsage'>,
 ): AccountVerbs {
-  const { repos, box, gateway } = d;
+  const { repos, box, gateway, uow, emit } = d;
+  const merchants = repos.merchants;
   return {
     authenticate: makeAuthenticate({ apiKeys: repos.apiKeys, cache: d.keyCache, usage: d.keyUsage, clock: d.clock, operatorKey: d.config.adminApiKey }),
-    createApiKey: makeCreateApiKey(repos),
+    createApiKey: makeCreateApiKey({ merchants, uow, emit }),
     listApiKeys: makeListApiKeys(repos),
-    revokeApiKey: makeRevokeApiKey({ ...repos, cache: d.keyCache }),
-    setSigningKey: makeSetSigningKey({ ...repos, box, gateway }),
-    removeSigningKey: makeRemoveSigningKey(repos),
+    revokeApiKey: makeRevokeApiKey({ merchants, uow, emit, cache: d.keyCache }),
+    setSigningKey: makeSetSigningKey({ merchants, uow, emit, box, gateway }),
+    removeSigningKey: makeRemoveSigningKey({ merchants, uow, emit }),
     rotateKek: makeRotateKek({ ...repos, box }),
   };
 }
@@ -162,15 +201,44 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const box = createSecretBox(config.signingKeyEncryptionKeys);
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
-  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box });
-  const accountVerbs = buildAccountVerbs({ config, clock, repos, box, gateway, keyCache, keyUsage });
+  const emit = makeEmitEvent(eventPresenter);
+  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box, emit });
+  const accountVerbs = buildAccountVerbs({ config, clock, repos, uow, emit, box, gateway, keyCache, keyUsage });
   const cursors = createCursorCodec(config.cursorSecret);
-  const verbs = buildVerbs({ repos, uow, clock, keyCache, config });
-  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, metrics, box, keyCache, keyUsage, cursors };
+  const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, config });
+  const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
+  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, metrics, box, keyCache, keyUsage, cursors, emit, eventVerbs };
 }
 
-export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box'> & { metrics?: Metrics }): PullVerbs {
-  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId };
+export function buildEventVerbs(d: Pick<Deps, 'config' | 'repos' | 'uow' | 'box'>, sender?: WebhookSender): EventVerbs {
+  const { repos, box } = d;
+  const w = d.config.webhooks;
+  const signer = standardSigner;
+  return {
+    listEvents: makeListEvents(repos),
+    getEvent: makeGetEvent(repos),
+    listDeliveries: makeListDeliveries(repos),
+    redeliverEvent: makeRedeliverEvent(repos),
+    createEndpoint: makeCreateEndpoint({ ...repos, box, signer, urlPolicy: createUrlPolicy(w.publicTargetsOnly) }),
+    listEndpoints: makeListEndpoints(repos),
+    getEndpoint: makeGetEndpoint(repos),
+    deleteEndpoint: makeDeleteEndpoint(repos),
+    rotateSecret: makeRotateSecret({ ...repos, box, signer }),
+    deliveries: makeDeliverWebhooks({
+      uow: d.uow,
+      webhooks: repos.webhooks,
+      box,
+      signer,
+      sender: sender ?? createHttpSender({ blockPrivate: w.publicTargetsOnly }),
+      policy: { timeoutMs: w.timeoutMs, baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs, disableAfterMs: w.disableAfterMs },
+    }),
+    // Request HMACs under CURSOR_SECRET when replicas share one, else under the database's own salt.
+    idempotency: makeIdempotentRequests({ idempotency: repos.idempotency, secret: d.config.cursorSecret }),
+  };
+}
+
+export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box' | 'emit'> & { metrics?: Metrics }): PullVerbs {
+  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId, emit: d.emit };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
   const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
   return {

@@ -7,6 +7,7 @@ import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { buildDeps, closeDeps } from './deps.ts';
 import { startReconciler, type Reconciler } from './jobs/reconciler.ts';
+import { startWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { migrate } from './storage/migrate.ts';
 
 function readConfig(): Config {
@@ -55,8 +56,17 @@ async function main(): Promise<void> {
   keyUsageFlush.unref();
   // Attempts left pending by a crash or a 202 are resolved now and then on a timer.
   let reconciler: Reconciler | undefined;
+  // Webhooks are delivered by every replica; the database hands each delivery to one of them.
+  let webhookWorker: WebhookWorker | undefined;
   if (config.database.kind !== 'none') {
     reconciler = startReconciler(deps.pullVerbs.reconcilePending, config.reconcileIntervalMs, log);
+    webhookWorker = startWebhookWorker({
+      deliveries: deps.eventVerbs.deliveries,
+      idempotency: deps.repos.idempotency,
+      concurrency: config.webhooks.concurrency,
+      pollIntervalMs: config.webhooks.pollIntervalMs,
+      log,
+    });
   }
 
   let stopping = false;
@@ -82,6 +92,7 @@ async function main(): Promise<void> {
     clearInterval(dropIdle);
     clearInterval(keyUsageFlush);
     await reconciler?.stop();
+    await webhookWorker?.stop();
     await closeDeps(deps);
     process.exit(0);
   };

@@ -4,6 +4,9 @@ import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus
 import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
+import type { EventsRepo } from './events/events-port.ts';
+import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
+import type { WebhooksRepo } from './webhooks/webhooks-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -100,6 +103,10 @@ export interface Repos {
   pulls: PullsRepo;
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
+  /** The outbox: written only through billing/events/emit-event.ts. */
+  events: EventsRepo;
+  webhooks: WebhooksRepo;
+  idempotency: IdempotencyRepo;
 }
 
 /** Runs fn with repositories bound to one transaction: all of fn's writes commit or none do. */

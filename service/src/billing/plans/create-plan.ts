@@ -2,21 +2,26 @@
 // own foreign-key message (500), so an absent merchant is left to the constraint. A merchant
 // that exists but was soft-deleted gets 404; the repository checks that inside the INSERT. A
 // merchant key creates plans for its own merchant only: any other merchant_id is 404 too.
+// The plan and its plan.created event commit together.
 import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
 import type { Plan } from '../model.ts';
-import type { NewPlan, PlansRepo } from '../ports.ts';
+import type { NewPlan, UnitOfWork } from '../ports.ts';
 
 export type CreatePlanInput = Omit<NewPlan, 'token_contract_id'> & { token_contract_id?: string };
 
-export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'>; defaultTokenContractId: string | undefined }) {
+export function makeCreatePlan(deps: { uow: UnitOfWork; emit: EmitEvent; defaultTokenContractId: string | undefined }) {
   return async function createPlan({ ctx, input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
     mustSee(ctx, input.merchant_id, 'Merchant');
     // The default in force at creation is stored on the plan, so changing it later moves no plan.
     const token = input.token_contract_id ?? deps.defaultTokenContractId ?? null;
-    const plan = await deps.plans.insert({ ...input, token_contract_id: token });
-    if (!plan) throw notFound('Merchant');
-    return plan;
+    return deps.uow.run(async (tx) => {
+      const plan = await tx.plans.insert({ ...input, token_contract_id: token });
+      if (!plan) throw notFound('Merchant');
+      await deps.emit(tx, ctx.actor, { type: 'plan.created', object: plan });
+      return plan;
+    });
   };
 }

@@ -1,6 +1,13 @@
 // What the pull verbs need from storage. storage/repos/pulls-repo.ts implements it; the outcome
 // updates are conditional on the attempt still being pending, so however many requests or
 // reconcilers observe one transaction, exactly one of them applies its effect.
+import type { Subscription, SubscriptionStatus } from '../model.ts';
+
+/** A subscription after a pull changed it, and the status it had before. */
+export interface SubscriptionChange {
+  subscription: Subscription;
+  previousStatus: SubscriptionStatus;
+}
 export interface PullContext {
   subscriptionId: string;
   customerWallet: string;
@@ -71,11 +78,11 @@ export interface PullsRepo {
   findPending(subscriptionId: string): Promise<PullAttempt | undefined>;
   /** undefined when another attempt for this subscription is already pending (unique index). */
   insertPending(attempt: NewAttempt): Promise<PullAttempt | undefined>;
-  /** Moves a pending attempt to its final status; false when it was no longer pending. */
-  resolve(id: string, outcome: AttemptResolution): Promise<boolean>;
+  /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
+  resolve(id: string, outcome: AttemptResolution): Promise<PullAttempt | undefined>;
   /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
-  scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void>;
-  markPastDue(subscriptionId: string, at: Date): Promise<void>;
+  scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<SubscriptionChange | undefined>;
+  markPastDue(subscriptionId: string, at: Date): Promise<SubscriptionChange | undefined>;
   listPending(limit: number): Promise<PullAttempt[]>;
   listForSubscription(subscriptionId: string, limit: number): Promise<PullAttempt[]>;
 }

@@ -1,15 +1,13 @@
 // Pull attempts and the subscription changes they cause. Outcome updates are conditional on the
 // attempt still being pending, so however many requests or reconcilers observe the same
 // transaction, exactly one of them flips the row and applies its effect in the same transaction.
-import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullsRepo } from '../../billing/pulls/pulls-port.ts';
-import { sqlState } from '../database-errors.ts';
+import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullsRepo, SubscriptionChange } from '../../billing/pulls/pulls-port.ts';
 import type { Queryable } from '../db.ts';
 
 const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, source_account, max_time,
   status, ledger, error, transferred_amount, token_contract_id, fee_charged, inner_tx_hash, discrepancy,
   envelope_xdr, min_ledger, created_at, updated_at, resolved_at`;
 
-const UNIQUE_VIOLATION = '23505';
 
 export function createPullsRepo(db: Queryable): PullsRepo {
   const findPending = async (subscriptionId: string): Promise<PullAttempt | undefined> => {
@@ -43,48 +41,39 @@ export function createPullsRepo(db: Queryable): PullsRepo {
 
     /** undefined when another attempt for this subscription is already pending. */
     async insertPending(a: NewAttempt): Promise<PullAttempt | undefined> {
-      try {
-        const { rows } = await db.query<PullAttempt>(
-          `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
-                              min_ledger, status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9) RETURNING ${ATTEMPT_COLUMNS}`,
-          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.now],
-          'pull_insert_pending',
-        );
-        return rows[0];
-      } catch (err) {
-        // The one-pending-per-subscription index refused it: another attempt is in flight. Any
-        // other unique violation (a repeated tx hash) is a real error and is raised.
-        if (sqlState(err) === UNIQUE_VIOLATION && (await findPending(a.subscription_id))) return undefined;
-        throw err;
-      }
+      // ON CONFLICT names the one-pending-per-subscription index, so only that conflict is quiet
+      // (and, unlike a caught error, it leaves an enclosing transaction usable for the attempt's
+      // event). Any other unique violation (a repeated tx hash) is a real error and is raised.
+      const { rows } = await db.query<PullAttempt>(
+        `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
+                            min_ledger, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)
+         ON CONFLICT (subscription_id) WHERE status = 'pending' DO NOTHING
+         RETURNING ${ATTEMPT_COLUMNS}`,
+        [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.now],
+        'pull_insert_pending',
+      );
+      return rows[0];
     },
 
-    /** Moves a pending attempt to its final status; false when it was no longer pending. */
-    async resolve(id: string, o: AttemptResolution): Promise<boolean> {
-      const { rowCount } = await db.query(
+    /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
+    async resolve(id: string, o: AttemptResolution): Promise<PullAttempt | undefined> {
+      const { rows } = await db.query<PullAttempt>(
         `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
                 fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, updated_at = $10, resolved_at = $10
-          WHERE id = $1 AND status = 'pending'`,
+          WHERE id = $1 AND status = 'pending' RETURNING ${ATTEMPT_COLUMNS}`,
         [id, o.status, o.ledger ?? null, o.error ?? null, o.transferred_amount ?? null, o.token_contract_id ?? null,
           o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at],
         'pull_resolve',
       );
-      return rowCount === 1;
+      return rows[0];
     },
 
     /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
-    async scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void> {
-      await db.query(
-        `UPDATE subscriptions SET next_billing_date = $2, status = 'active', updated_at = $3 WHERE id = $1`,
-        [subscriptionId, nextBillingDate, at],
-        'pull_schedule_next',
-      );
-    },
+    scheduleNext: (subscriptionId: string, nextBillingDate: Date, at: Date) =>
+      changeSubscription(db, `next_billing_date = $3, status = 'active'`, [subscriptionId, at, nextBillingDate], 'pull_schedule_next'),
 
-    async markPastDue(subscriptionId: string, at: Date): Promise<void> {
-      await db.query(`UPDATE subscriptions SET status = 'past_due', updated_at = $2 WHERE id = $1`, [subscriptionId, at], 'pull_past_due');
-    },
+    markPastDue: (subscriptionId: string, at: Date) => changeSubscription(db, `status = 'past_due'`, [subscriptionId, at], 'pull_past_due'),
 
     async listPending(limit: number): Promise<PullAttempt[]> {
       const { rows } = await db.query<PullAttempt>(
@@ -104,4 +93,25 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       return rows;
     },
   };
+}
+
+const SUBSCRIPTION_COLUMNS = 's.id, s.plan_id, s.merchant_id, s.customer_wallet_address, s.status, s.next_billing_date, s.created_at, s.updated_at';
+
+/**
+ * Sets `set` ($1 = id, $2 = at) on one subscription and answers with the row and the status it had
+ * before (the locked subquery reads it in the same statement), which tells an event a change of
+ * status (past_due, reactivated) from a write that left the status as it was.
+ */
+async function changeSubscription(db: Queryable, set: string, params: unknown[], name: string): Promise<SubscriptionChange | undefined> {
+  const { rows } = await db.query<SubscriptionChange['subscription'] & { previous_status: SubscriptionChange['previousStatus'] }>(
+    `UPDATE subscriptions s SET ${set}, updated_at = $2
+       FROM (SELECT id, status FROM subscriptions WHERE id = $1 FOR UPDATE) old
+      WHERE s.id = old.id
+     RETURNING ${SUBSCRIPTION_COLUMNS}, old.status AS previous_status`,
+    params,
+    name,
+  );
+  if (!rows[0]) return undefined;
+  const { previous_status, ...subscription } = rows[0];
+  return { subscription, previousStatus: previous_status };
 }
