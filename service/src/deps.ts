@@ -139,6 +139,8 @@ export interface DepsOverrides {
   logger?: Logger;
   /** The HTTP client of webhook deliveries (a test may slow it down or count its calls). */
   webhookSender?: WebhookSender;
+  /** A stand-in for the chain (type-checked against the port), for tests that script outcomes. */
+  gateway?: VaultGateway;
 }
 
 export async function openDatabase(config: Config): Promise<Db> {
@@ -188,7 +190,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
   const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
-  const gateway = createSorobanGateway({
+  const gateway = overrides.gateway ?? createSorobanGateway({
     rpcUrl: config.sorobanRpcUrl,
     networkPassphrase: config.networkPassphrase,
     pollIntervalMs: config.txPollIntervalMs,

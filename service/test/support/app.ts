@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildDeps, closeDeps } from '../../src/deps.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { Deps, DepsOverrides } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { testClock } from './clock.ts';
@@ -34,6 +34,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   /** Sees every route as it is registered (before ready), with its options (config.access…). */
   onRoute?: (route: RouteOptions) => void;
+  /** Composition-root stand-ins (a scripted chain, a webhook sender). */
+  overrides?: Omit<DepsOverrides, 'clock' | 'logger'>;
 }
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -47,7 +49,7 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
   const config = loadConfig(env, options.cwd);
   const clock = options.clock ?? testClock();
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination ?? discard() });
-  const deps = await buildDeps(config, { clock, logger });
+  const deps = await buildDeps(config, { clock, logger, ...options.overrides });
   if (deps.db.kind !== 'none') await migrate(deps.db);
   const app = buildApp(deps);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
