@@ -6,7 +6,7 @@
 // with its reason; redelivery by hand. Both databases.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookWorker } from '../../src/jobs/webhook-worker.ts';
-import { TARGETS, startApp, type TestApp } from '../support/app.ts';
+import { TARGETS, isolatedEnvFor, startApp, type TestApp } from '../support/app.ts';
 import { planPayload } from '../support/factories.ts';
 import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
@@ -18,7 +18,7 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
-    t = await startApp(target, { env: accountsEnv(fastWebhooks({ WEBHOOK_TIMEOUT_MS: '1500' })) });
+    t = await startApp(null, { env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_TIMEOUT_MS: '1500' })) } });
     worker = startWorker(t);
   });
   afterAll(async () => {
@@ -185,7 +185,7 @@ describe.each(TARGETS)('webhook endpoints that keep failing, on %s', (target) =>
   let worker: WebhookWorker;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await startApp(target, { env: accountsEnv(fastWebhooks({ WEBHOOK_DISABLE_AFTER_MS: '1500' })) });
+    t = await startApp(null, { env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_DISABLE_AFTER_MS: '1500' })) } });
     worker = startWorker(t);
     receiver = await startReceiver();
   });

@@ -64,3 +64,29 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
     },
   };
 }
+
+/**
+ * A database of its own on the test server, for suites that run a delivery worker: a worker claims
+ * every due delivery of its database, and would otherwise take (and fail, under another key-
+ * encryption key) deliveries of suites running beside it on the shared database.
+ */
+export async function isolatedPgUrl(): Promise<string> {
+  const base = inject('pgUrl');
+  const name = `iso_${crypto.randomUUID().replaceAll('-', '')}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** envFor, with a database of the suite's own on the server (see isolatedPgUrl). */
+export async function isolatedEnvFor(target: Target): Promise<Record<string, string>> {
+  return target === 'pglite' ? envFor(target) : { DATABASE_URL: await isolatedPgUrl(), DB_POOL_SIZE: '4' };
+}

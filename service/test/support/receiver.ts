@@ -18,6 +18,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
+  /** webhook-id of every request that arrived, answered or not (a sender killed mid-request included). */
+  arrivals: string[];
   /** Secrets the receiver knows; set after the endpoint is created. */
   secrets: string[];
   /** Status answered from now on. */
@@ -37,6 +39,7 @@ export async function startReceiver(): Promise<Receiver> {
   const self: Receiver = {
     url: '',
     received: [],
+    arrivals: [],
     secrets: [],
     status: 200,
     delayMs: 0,
@@ -64,10 +67,16 @@ export async function startReceiver(): Promise<Receiver> {
             }
           });
           const body = JSON.parse(raw) as Record<string, any>;
+          self.arrivals.push(headers['webhook-id']);
           const status = self.status;
+          let gone = false;
+          res.on('close', () => {
+            if (!res.writableFinished) gone = true;
+          });
           setTimeout(() => {
-            // Recorded when answered: a delivery cut off by the sender's timeout is seen but never answered.
-            if (!res.destroyed) self.received.push({ id: headers['webhook-id'], type: body.type, body, raw, headers, verifiedBy });
+            // Recorded when answered: a delivery cut off by the sender (timeout, or killed) arrived but was never answered.
+            // A sender that died leaves a half-closed socket (its FIN arrived): nobody reads this answer.
+            if (!gone && !res.destroyed && !req.socket.readableEnded) self.received.push({ id: headers['webhook-id'], type: body.type, body, raw, headers, verifiedBy });
             res.writeHead(status).end();
           }, self.delayMs);
         });
