@@ -135,7 +135,7 @@ async function deliveryThroughput(pg: BenchPg, log: (s: string) => void, n: numb
 export async function runWebhooks(o: Options, pg: BenchPg, log: (s: string) => void): Promise<void> {
   const out = await outboxFigures(o, pg, log);
   const d = await deliveryThroughput(pg, log, 2000);
-  const rps = (prefix: string) => out.results.find((r) => r.id.startsWith(prefix))?.summary?.rps;
+  const rps = (prefix: string) => out.results.find((r) => r.id === `${prefix}.post-sub`)?.summary?.rps;
   const without = rps('outbox.without');
   const withOutbox = rps('outbox.with');
   const withEp = rps('outbox.endpoint');

@@ -43,7 +43,7 @@ import type { Db } from './storage/db.ts';
 import { countPendingPulls } from './storage/repos/pull-stats.ts';
 import { createRepos, createUnitOfWork } from './storage/repos/repos.ts';
 import { unavailableDb } from './storage/unavailable-db.ts';
-import { makeEmitEvent, type EmitEvent } from './billing/events/emit-event.ts';
+import { makeEmitEvent, makeEventRow, type EmitEvent, type EventRow } from './billing/events/emit-event.ts';
 import { makeGetEvent } from './billing/events/get-event.ts';
 import { makeListDeliveries } from './billing/events/list-deliveries.ts';
 import { makeListEvents } from './billing/events/list-events.ts';
@@ -151,7 +151,7 @@ export async function openDatabase(config: Config): Promise<Db> {
   return guardDb(await openDb(target));
 }
 
-export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; emit: EmitEvent; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
+export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; keyCache: KeyCache; emit: EmitEvent; eventRow: EventRow; config: Pick<Config, 'defaultTokenContractId'> }): Verbs {
   const { repos, clock, uow, emit } = d;
   return {
     createMerchant: makeCreateMerchant({ uow, emit }),
@@ -159,7 +159,7 @@ export function buildVerbs(d: { repos: Repos; uow: UnitOfWork; clock: Clock; key
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
     createPlan: makeCreatePlan({ uow, emit, defaultTokenContractId: d.config.defaultTokenContractId }),
     getPlan: makeGetPlan(repos),
-    createSubscription: makeCreateSubscription({ uow, emit, clock }),
+    createSubscription: makeCreateSubscription({ subscriptions: repos.subscriptions, eventRow: d.eventRow, clock }),
     getSubscription: makeGetSubscription(repos),
     listMerchants: makeListMerchants(repos),
     listMerchantPlans: makeListMerchantPlans(repos),
@@ -203,11 +203,12 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const box = createSecretBox(config.signingKeyEncryptionKeys);
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
-  const emit = makeEmitEvent(eventPresenter);
+  const eventRow = makeEventRow(eventPresenter);
+  const emit = makeEmitEvent(eventRow);
   const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box, emit });
   const accountVerbs = buildAccountVerbs({ config, clock, repos, uow, emit, box, gateway, keyCache, keyUsage });
   const cursors = createCursorCodec(config.cursorSecret);
-  const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, config });
+  const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, eventRow, config });
   const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
   return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, metrics, box, keyCache, keyUsage, cursors, emit, eventVerbs };
 }

@@ -10,7 +10,7 @@ import type { ApiKey, Plan, StoredSigningKey, Subscription } from '../model.ts';
 import type { Repos } from '../ports.ts';
 import type { PullAttempt } from '../pulls/pulls-port.ts';
 import type { EventType } from './event-types.ts';
-import type { EventActor, EventsRepo, JsonObject } from './events-port.ts';
+import type { EventActor, EventsRepo, JsonObject, NewEvent } from './events-port.ts';
 
 type Of<K extends EventType, O> = { type: K; object: O };
 
@@ -32,6 +32,9 @@ export interface EventPresenter {
 }
 
 export type EmitEvent = (tx: Pick<Repos, 'events'> | { events: Pick<EventsRepo, 'append'> }, actor: Actor, event: BillingEvent) => Promise<void>;
+
+/** The row an event becomes, for a repository that writes it within its own statement. */
+export type EventRow = (actor: Actor, event: BillingEvent) => NewEvent;
 
 export function actorOf(actor: Actor): EventActor {
   switch (actor.kind) {
@@ -73,9 +76,15 @@ function shapeOf(present: EventPresenter, e: BillingEvent): { merchant_id: strin
   }
 }
 
-export function makeEmitEvent(present: EventPresenter): EmitEvent {
-  return async (tx, actor, event) => {
+export function makeEventRow(present: EventPresenter): EventRow {
+  return (actor, event) => {
     const { merchant_id, object_id, object } = shapeOf(present, event);
-    await tx.events.append({ merchant_id, type: event.type, object_id, actor: actorOf(actor), data: { object } });
+    return { merchant_id, type: event.type, object_id, actor: actorOf(actor), data: { object } };
+  };
+}
+
+export function makeEmitEvent(row: EventRow): EmitEvent {
+  return async (tx, actor, event) => {
+    await tx.events.append(row(actor, event));
   };
 }

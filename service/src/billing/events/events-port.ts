@@ -44,7 +44,7 @@ export interface EventsRepo {
    * endpoint of the merchant that asked for its type: an endpoint registered later never receives
    * it, one registered earlier always does, whatever happens after the commit.
    */
-  append(event: NewEvent): Promise<StoredEvent>;
+  append(event: NewEvent): Promise<void>;
   findById(id: string): Promise<StoredEvent | null>;
   /** Newest first. */
   list(filter: EventFilter, page: PageRequest): Promise<Page<StoredEvent>>;

@@ -22,30 +22,30 @@ export function parseExactJson(text: string): unknown {
 
 const toEvent = ({ data_text, sort_at: _s, ...row }: EventRow): StoredEvent => ({ ...row, data: parseExactJson(data_text) as StoredEvent['data'] });
 
-// The event, then a pending delivery for each live, enabled endpoint of its merchant that listens
-// to its type ('*' = every type). Both inserts see the same snapshot: an endpoint created by a
-// transaction that has not committed yet is not there, and gets only later events.
-const APPEND = `
-  WITH e AS (
-    INSERT INTO events (merchant_id, type, object_id, actor, data) VALUES ($1, $2, $3, $4, $5)
-    RETURNING ${COLUMNS}
+/**
+ * CTEs that write an event (`values`: a SELECT or VALUES of merchant_id, type, object_id, actor,
+ * data) and then a pending delivery for each live, enabled endpoint of its merchant that listens to
+ * its type ('*' = every type). Both inserts see the same snapshot: an endpoint created by a
+ * transaction that has not committed yet is not there, and gets only later events. Also used inside
+ * another write's statement (subscriptions-repo.ts), so that change and event are one statement.
+ */
+export const eventCtes = (values: string) => `
+  event AS (
+    INSERT INTO events (merchant_id, type, object_id, actor, data) ${values}
+    RETURNING id, merchant_id, type
   ), fan AS (
     INSERT INTO webhook_deliveries (event_id, endpoint_id)
-    SELECT e.id, w.id FROM e JOIN webhook_endpoints w
-      ON w.merchant_id = e.merchant_id AND w.deleted_at IS NULL AND w.disabled_at IS NULL
-     AND (e.type = ANY (w.event_types) OR '*' = ANY (w.event_types))
-  )
-  SELECT * FROM e`;
+    SELECT event.id, w.id FROM event JOIN webhook_endpoints w
+      ON w.merchant_id = event.merchant_id AND w.deleted_at IS NULL AND w.disabled_at IS NULL
+     AND (event.type = ANY (w.event_types) OR '*' = ANY (w.event_types))
+  )`;
+
+const APPEND = `WITH ${eventCtes('VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)')} SELECT count(*) FROM event`;
 
 export function createEventsRepo(db: Queryable): EventsRepo {
   return {
     async append(e: NewEvent) {
-      const { rows } = await db.query<EventRow>(
-        APPEND,
-        [e.merchant_id, e.type, e.object_id, JSON.stringify(e.actor), JSON.stringify(e.data)],
-        'events_append',
-      );
-      return toEvent(rows[0]);
+      await db.query(APPEND, [e.merchant_id, e.type, e.object_id, JSON.stringify(e.actor), JSON.stringify(e.data)], 'events_append');
     },
 
     async findById(id: string) {
