@@ -140,6 +140,8 @@ export async function runWebhooks(o: Options, pg: BenchPg, log: (s: string) => v
   const withOutbox = rps('outbox.with');
   const withEp = rps('outbox.endpoint');
   const ratio = (a?: number, b?: number) => (a && b ? (a / b).toFixed(2) : 'n/a');
+  const cpu = (prefix: string) => out.results.find((r) => r.id === `${prefix}.post-sub`)?.summary?.cpuUsPerReq;
+  const cpuNote = `Server CPU per request: ${Math.round(cpu('outbox.without') ?? NaN)} µs before events, ${Math.round(cpu('outbox.with') ?? NaN)} µs with the outbox: what the outbox adds is mostly PostgreSQL's work (the event row, its indexes, the endpoints look-up), on the CPU it shares with wrk.`;
   const row = (r: (typeof out.results)[number]) =>
     `| ${r.server} | ${r.summary ? Math.round(r.summary.rps) : r.skipped ?? r.failed} | ${r.summary ? (r.summary.p50Us / 1000).toFixed(2) : ''} | ${r.summary ? (r.summary.p99Us / 1000).toFixed(2) : ''} | ${r.summary?.cpuUsPerReq ? Math.round(r.summary.cpuUsPerReq) : ''} |`;
   const text = `## Events and webhooks (short runs)
@@ -152,7 +154,8 @@ Command: \`npm run bench -- --webhooks-only\` (from the repository root). Each s
 |---|---|---|---|---|
 ${out.results.map(row).join('\n')}
 
-- with outbox / before events: **${ratio(withOutbox, without)}**; with an endpoint listening (the event's delivery row, and its delivery made while the load runs: ${out.delivered} delivered) / before events: **${ratio(withEp, without)}**.${out.base ? '' : ' (No baseline: not a git checkout, so "before events" was not measured.)'}
+- with outbox / before events: **${ratio(withOutbox, without)}**; with an endpoint listening (the event's delivery row, and its delivery made while the load runs: ${out.delivered} delivered) / before events: **${ratio(withEp, without)}** (there the deliveries themselves — signing, HTTP, recording — share the server's CPU).${out.base ? '' : ' (No baseline: not a git checkout, so "before events" was not measured.)'}
+- ${cpuNote}
 
 **Delivery throughput**: ${d.got} of ${d.n} events delivered to a receiver on loopback in ${Math.round(d.spanMs)} ms from the first arrival to the last: **${Math.round(d.perSecond)} deliveries/s** from one replica (WEBHOOK_CONCURRENCY 16), each signed (a sample verified with standardwebhooks: ${d.verified ? 'yes' : 'NO'}), leased, sent and recorded (attempt row, delivery row, endpoint health) in its own transaction.
 `;
