@@ -22,6 +22,8 @@ export interface Options {
   write: boolean; // update BENCHMARKS.md and results/
   results: string; // where charts, JSON and profiles go: results/, or a temp dir with --no-write
   pglite: boolean;
+  webhooks: boolean; // the outbox's cost on POST /subscriptions and delivery throughput (short)
+  webhooksOnly: boolean;
 }
 
 const HELP = `npm run bench [-- options]
@@ -37,7 +39,9 @@ const HELP = `npm run bench [-- options]
   --profile          also profile GET /plans/{id} with node --cpu-prof (BENCH_PROFILE=1)
   --figures=a,b      run only figures whose id starts with one of these (BENCH_FIGURES)
   --no-pglite        skip the PGlite figures (BENCH_NO_PGLITE=1)
-  --no-write         print only; leave BENCHMARKS.md alone (BENCH_NO_WRITE=1)`;
+  --no-write         print only; leave BENCHMARKS.md alone (BENCH_NO_WRITE=1)
+  --no-webhooks      skip the webhooks part: outbox cost and delivery throughput (BENCH_NO_WEBHOOKS=1)
+  --webhooks-only    only the webhooks part, ~1 min (BENCH_WEBHOOKS_ONLY=1); BENCH_OUTBOX_BASELINE=<rev> picks the "before" build`;
 
 const env = process.env;
 const flag = (name: string) => env[name] === '1' || env[name] === 'true';
@@ -57,7 +61,7 @@ function fromNpm(names: string[]): string[] {
   return out;
 }
 
-const NPM_FLAGS = ['quick', 'runs', 'duration', 'warmup', 'connections', 'retries', 'scale', 'scale-only', 'rss-seconds', 'profile', 'figures', 'pglite', 'write'];
+const NPM_FLAGS = ['quick', 'runs', 'duration', 'warmup', 'connections', 'retries', 'scale', 'scale-only', 'rss-seconds', 'profile', 'figures', 'pglite', 'write', 'webhooks', 'webhooks-only'];
 
 export function parseOptions(argv: string[]): Options {
   const { values, positionals } = parseArgs({
@@ -78,6 +82,8 @@ export function parseOptions(argv: string[]): Options {
       figures: { type: 'string' },
       pglite: { type: 'boolean' },
       write: { type: 'boolean' },
+      webhooks: { type: 'boolean' },
+      'webhooks-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -105,6 +111,8 @@ export function parseOptions(argv: string[]): Options {
     write: values.write ?? !flag('BENCH_NO_WRITE'),
     results: '',
     pglite: values.pglite ?? !flag('BENCH_NO_PGLITE'),
+    webhooksOnly: values['webhooks-only'] ?? flag('BENCH_WEBHOOKS_ONLY'),
+    webhooks: values.webhooks ?? !flag('BENCH_NO_WEBHOOKS'),
   };
   // The committed results/ always match BENCHMARKS.md; a --no-write run keeps its files aside.
   o.results = o.write ? fileURLToPath(new URL('./results/', import.meta.url)) : mkdtempSync(join(tmpdir(), 'billing-bench-results-'));

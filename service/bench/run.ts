@@ -18,6 +18,7 @@ import { runScale } from './scale.ts';
 import { type Seeded, makeWallets, seed } from './seed.ts';
 import { type Server, startReference, startService } from './servers.ts';
 import { latencyChart, throughputChart } from './svg.ts';
+import { runWebhooks } from './webhooks.ts';
 
 export const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 const log = (s: string) => console.log(`[bench] ${s}`);
@@ -168,7 +169,12 @@ async function main(): Promise<void> {
       console.error(`[bench] ${name} failed:`, err);
     }
   };
+  if (o.webhooksOnly) {
+    await part('webhooks', () => runWebhooks(o, pg, log));
+    return;
+  }
   if (!o.scaleOnly) await part('HTTP figures', () => httpFigures(o, pg));
+  if (o.webhooks && !o.scaleOnly) await part('webhooks', () => runWebhooks(o, pg, log));
   if (o.profile) await part('profile', () => profileService(o, pg, log));
   if (o.scale) await part('scale', () => runScale(o, pg, log));
 }

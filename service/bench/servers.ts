@@ -42,7 +42,7 @@ async function launch(name: string, args: string[], env: NodeJS.ProcessEnv, cwd:
  * temp dir (its default ./data folder, via the working directory). extraNodeArgs is for
  * profiling (--cpu-prof …).
  */
-export async function startService(o: { databaseUrl?: string; extraNodeArgs?: string[]; env?: NodeJS.ProcessEnv }): Promise<Server> {
+export async function startService(o: { databaseUrl?: string; extraNodeArgs?: string[]; env?: NodeJS.ProcessEnv; entry?: string }): Promise<Server> {
   let cwd = SERVICE_DIR;
   const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn', ...o.env };
   if (o.databaseUrl) {
@@ -53,7 +53,8 @@ export async function startService(o: { databaseUrl?: string; extraNodeArgs?: st
     cwd = dir;
     env.DATABASE_URL = undefined;
   }
-  const main = join(SERVICE_DIR, 'src/main.ts');
+  // entry: another build of the service (the webhooks part's baseline from before events).
+  const main = o.entry ?? join(SERVICE_DIR, 'src/main.ts');
   const name = o.databaseUrl ? 'service (PostgreSQL)' : 'service (PGlite)';
   return launch(name, [...(o.extraNodeArgs ?? []), main], env, cwd, '/health');
 }

@@ -21,6 +21,9 @@ import { registerApiDocs } from './http/openapi/openapi.ts';
 import { installObservability, requestIdOptions, unmatchedRecorder } from './http/observability.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
 import { installLimits } from './http/limits.ts';
+import { installIdempotency } from './http/idempotency.ts';
+import { eventRoutes } from './http/routes/events.ts';
+import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.ts';
 
 // Every route of the API, in one list. Each declares its access (http/auth.ts).
 const ROUTES = [
@@ -33,6 +36,8 @@ const ROUTES = [
   subscriptionRoutes,
   triggerPullRoutes,
   listingRoutes,
+  eventRoutes,
+  webhookEndpointRoutes,
 ];
 
 // Ids of any length must reach their schema and get the spec's 400; a request line is bounded by
@@ -77,6 +82,7 @@ export function buildApp(deps: Deps): FastifyInstance {
   // The API in its own scope, so that authentication hooks exactly its routes (not /docs).
   app.register(async (api) => {
     installAuth(api, { mode: config.authMode, authenticate: deps.accountVerbs.authenticate });
+    installIdempotency(api, deps.eventVerbs.idempotency);
     for (const routes of ROUTES) api.register(routes, { deps });
     // On its own port (main.ts) when METRICS_PORT is set, never on the API's.
     if (config.metrics.port === undefined) api.register(metricsRoutes, { deps });

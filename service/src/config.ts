@@ -163,6 +163,55 @@ function collectionConfig(e: CollectionEnv): CollectionConfig {
 }
 // ── end of the collection block ──
 
+// ── Events, webhooks and Idempotency-Key (issue 13): every variable of that work in this block ──
+
+const WEBHOOK_ENV = {
+  // One delivery attempt (connect, send, answer) must finish within this, else it failed.
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  // Retries: the first after WEBHOOK_RETRY_BASE_MS (±25 % jitter, so within 10 s at the default),
+  // then doubling up to WEBHOOK_RETRY_MAX_DELAY_MS, for WEBHOOK_RETRY_FOR_MS after the event.
+  WEBHOOK_RETRY_BASE_MS: int(10, 8_000).default(5_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: int(10, 86_400_000).default(6 * 3_600_000),
+  WEBHOOK_RETRY_FOR_MS: int(1_000, 30 * 86_400_000).default(3 * 86_400_000),
+  // An endpoint whose every attempt has failed for this long is disabled, with the reason shown.
+  WEBHOOK_DISABLE_AFTER_MS: int(1_000, 365 * 86_400_000).default(5 * 86_400_000),
+  // How often each replica looks for due deliveries when idle, and how many it sends at once.
+  WEBHOOK_POLL_INTERVAL_MS: int(10, 60_000).default(1_000),
+  WEBHOOK_CONCURRENCY: int(1, 1_000).default(16),
+};
+
+export interface WebhooksConfig {
+  webhooks: {
+    timeoutMs: number;
+    retryBaseMs: number;
+    retryMaxDelayMs: number;
+    retryForMs: number;
+    disableAfterMs: number;
+    pollIntervalMs: number;
+    concurrency: number;
+    /** Production: https only, no loopback/private targets (http and loopback allowed otherwise). */
+    publicTargetsOnly: boolean;
+  };
+}
+
+type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>> & { NODE_ENV: string };
+
+function webhooksConfig(e: WebhookEnv): WebhooksConfig {
+  return {
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryMaxDelayMs: Math.max(e.WEBHOOK_RETRY_MAX_DELAY_MS, e.WEBHOOK_RETRY_BASE_MS),
+      retryForMs: e.WEBHOOK_RETRY_FOR_MS,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
+      pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      publicTargetsOnly: e.NODE_ENV === 'production',
+    },
+  };
+}
+// ── end of the events and webhooks block ──
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(3001),
@@ -224,9 +273,10 @@ const EnvSchema = z.object({
     .optional(),
   ...ACCOUNTS_ENV,
   ...COLLECTION_ENV,
+  ...WEBHOOK_ENV,
 });
 
-export interface Config extends AccountsConfig, CollectionConfig {
+export interface Config extends AccountsConfig, CollectionConfig, WebhooksConfig {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
@@ -312,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     corsOrigins: e.CORS_ORIGINS,
     ...accountsConfig(e),
     ...collectionConfig(e),
+    ...webhooksConfig(e),
   };
 }
 

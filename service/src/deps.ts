@@ -49,6 +49,23 @@ import type { Db } from './storage/db.ts';
 import { countPendingPulls } from './storage/repos/pull-stats.ts';
 import { createRepos, createUnitOfWork } from './storage/repos/repos.ts';
 import { unavailableDb } from './storage/unavailable-db.ts';
+import { makeEmitEvent, makeEventRow, type EmitEvent, type EventRow } from './billing/events/emit-event.ts';
+import { makeGetEvent } from './billing/events/get-event.ts';
+import { makeListDeliveries } from './billing/events/list-deliveries.ts';
+import { makeListEvents } from './billing/events/list-events.ts';
+import { makeRedeliverEvent } from './billing/events/redeliver-event.ts';
+import { makeIdempotentRequests } from './billing/idempotency/idempotent-request.ts';
+import { makeCreateEndpoint } from './billing/webhooks/create-endpoint.ts';
+import { makeDeleteEndpoint } from './billing/webhooks/delete-endpoint.ts';
+import { makeDeliverWebhooks } from './billing/webhooks/deliver-webhook.ts';
+import { makeGetEndpoint } from './billing/webhooks/get-endpoint.ts';
+import { makeListEndpoints } from './billing/webhooks/list-endpoints.ts';
+import { makeRotateSecret } from './billing/webhooks/rotate-secret.ts';
+import type { WebhookSender } from './billing/webhooks/webhooks-port.ts';
+import { eventPresenter } from './http/schemas/events.ts';
+import { createHttpSender } from './webhooks/http-sender.ts';
+import { standardSigner } from './webhooks/standard-signer.ts';
+import { createUrlPolicy } from './webhooks/url-policy.ts';
 
 export interface Verbs {
   createMerchant: ReturnType<typeof makeCreateMerchant>;
@@ -65,6 +82,22 @@ export interface Verbs {
   listMerchants: ReturnType<typeof makeListMerchants>;
   listMerchantPlans: ReturnType<typeof makeListMerchantPlans>;
   listSubscriptions: ReturnType<typeof makeListSubscriptions>;
+}
+
+/** Events, webhook endpoints, their delivery, and Idempotency-Key. */
+export interface EventVerbs {
+  listEvents: ReturnType<typeof makeListEvents>;
+  getEvent: ReturnType<typeof makeGetEvent>;
+  listDeliveries: ReturnType<typeof makeListDeliveries>;
+  redeliverEvent: ReturnType<typeof makeRedeliverEvent>;
+  createEndpoint: ReturnType<typeof makeCreateEndpoint>;
+  listEndpoints: ReturnType<typeof makeListEndpoints>;
+  getEndpoint: ReturnType<typeof makeGetEndpoint>;
+  deleteEndpoint: ReturnType<typeof makeDeleteEndpoint>;
+  rotateSecret: ReturnType<typeof makeRotateSecret>;
+  /** The delivery worker's steps (jobs/webhook-worker.ts runs them). */
+  deliveries: ReturnType<typeof makeDeliverWebhooks>;
+  idempotency: ReturnType<typeof makeIdempotentRequests>;
 }
 
 /** Keys and signing keys: who a request is, and the credentials merchants manage. */
@@ -102,6 +135,9 @@ export interface Deps {
   keyUsage: KeyUsage;
   /** Signs and checks listing cursors (CURSOR_SECRET). */
   cursors: CursorCodec;
+  /** The outbox's one door: writes an event in the caller's transaction. */
+  emit: EmitEvent;
+  eventVerbs: EventVerbs;
 }
 
 export interface PullVerbs {
@@ -113,6 +149,10 @@ export interface PullVerbs {
 export interface DepsOverrides {
   clock?: Clock;
   logger?: Logger;
+  /** The HTTP client of webhook deliveries (a test may slow it down or count its calls). */
+  webhookSender?: WebhookSender;
+  /** A stand-in for the chain (type-checked against the port), for tests that script outcomes. */
+  gateway?: VaultGateway;
 }
 
 export async function openDatabase(config: Config): Promise<Db> {
@@ -128,21 +168,23 @@ export function buildVerbs(d: {
   uow: UnitOfWork;
   clock: Clock;
   keyCache: KeyCache;
+  emit: EmitEvent;
+  eventRow: EventRow;
   config: Pick<Config, 'defaultTokenContractId' | 'dunningScheduleSeconds'>;
 }): Verbs {
-  const { repos, clock } = d;
+  const { repos, clock, uow, emit } = d;
   return {
-    createMerchant: makeCreateMerchant({ uow: d.uow }),
+    createMerchant: makeCreateMerchant({ uow, emit }),
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
-    createPlan: makeCreatePlan({ ...repos, defaultTokenContractId: d.config.defaultTokenContractId, retryScheduleSeconds: d.config.dunningScheduleSeconds }),
+    createPlan: makeCreatePlan({ uow, emit, defaultTokenContractId: d.config.defaultTokenContractId, retryScheduleSeconds: d.config.dunningScheduleSeconds }),
     getPlan: makeGetPlan(repos),
     archivePlan: makeArchivePlan({ ...repos, clock }),
-    createSubscription: makeCreateSubscription({ ...repos, clock }),
+    createSubscription: makeCreateSubscription({ subscriptions: repos.subscriptions, plans: repos.plans, eventRow: d.eventRow, clock }),
     getSubscription: makeGetSubscription(repos),
-    cancelSubscription: makeCancelSubscription({ ...repos, clock }),
-    pauseSubscription: makePauseSubscription({ ...repos, clock }),
-    resumeSubscription: makeResumeSubscription({ ...repos, clock }),
+    cancelSubscription: makeCancelSubscription({ uow, subscriptions: repos.subscriptions, clock, emit }),
+    pauseSubscription: makePauseSubscription({ uow, subscriptions: repos.subscriptions, clock, emit }),
+    resumeSubscription: makeResumeSubscription({ uow, subscriptions: repos.subscriptions, clock, emit }),
     listMerchants: makeListMerchants(repos),
     listMerchantPlans: makeListMerchantPlans(repos),
     listSubscriptions: makeListSubscriptions(repos),
@@ -150,16 +192,17 @@ export function buildVerbs(d: {
 }
 
 export function buildAccountVerbs(
-  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'box' | 'gateway' | 'keyCache' | 'keyUsage'>,
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'emit' | 'box' | 'gateway' | 'keyCache' | 'keyUsage'>,
 ): AccountVerbs {
-  const { repos, box, gateway } = d;
+  const { repos, box, gateway, uow, emit } = d;
+  const merchants = repos.merchants;
   return {
     authenticate: makeAuthenticate({ apiKeys: repos.apiKeys, cache: d.keyCache, usage: d.keyUsage, clock: d.clock, operatorKey: d.config.adminApiKey }),
-    createApiKey: makeCreateApiKey(repos),
+    createApiKey: makeCreateApiKey({ merchants, uow, emit }),
     listApiKeys: makeListApiKeys(repos),
-    revokeApiKey: makeRevokeApiKey({ ...repos, cache: d.keyCache }),
-    setSigningKey: makeSetSigningKey({ ...repos, box, gateway }),
-    removeSigningKey: makeRemoveSigningKey(repos),
+    revokeApiKey: makeRevokeApiKey({ merchants, uow, emit, cache: d.keyCache }),
+    setSigningKey: makeSetSigningKey({ merchants, uow, emit, box, gateway }),
+    removeSigningKey: makeRemoveSigningKey({ merchants, uow, emit }),
     rotateKek: makeRotateKek({ ...repos, box }),
   };
 }
@@ -173,7 +216,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
   const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
-  const gateway = createSorobanGateway({
+  const gateway = overrides.gateway ?? createSorobanGateway({
     rpcUrl: config.sorobanRpcUrl,
     networkPassphrase: config.networkPassphrase,
     pollIntervalMs: config.txPollIntervalMs,
@@ -186,12 +229,15 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const box = createSecretBox(config.signingKeyEncryptionKeys);
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
-  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box });
-  const collection = buildCollection({ config, clock, repos, uow, gateway, pullVerbs, ledgerClock });
-  const accountVerbs = buildAccountVerbs({ config, clock, repos, box, gateway, keyCache, keyUsage });
+  const eventRow = makeEventRow(eventPresenter);
+  const emit = makeEmitEvent(eventRow);
+  const pullVerbs = buildPullVerbs({ config, clock, repos, uow, gateway, metrics, box, emit });
+  const collection = buildCollection({ config, clock, repos, uow, gateway, pullVerbs, emit, ledgerClock });
+  const accountVerbs = buildAccountVerbs({ config, clock, repos, uow, emit, box, gateway, keyCache, keyUsage });
   const cursors = createCursorCodec(config.cursorSecret);
-  const verbs = buildVerbs({ repos, uow, clock, keyCache, config });
-  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, collection, metrics, box, keyCache, keyUsage, cursors };
+  const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, eventRow, config });
+  const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
+  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, collection, metrics, box, keyCache, keyUsage, cursors, emit, eventVerbs };
 }
 
 /** A failure nobody caused (RPC down, fee above the cap, the merchant's trustline) holds a subscription back this long. */
@@ -201,7 +247,7 @@ const HEALTH_RECHECK_SECONDS = 3_600;
 
 /** The collector's work for jobs/collector.ts: claim, collect one, check health. */
 export function buildCollection(
-  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'pullVerbs'> & { ledgerClock?: LedgerTimeClock },
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'pullVerbs' | 'emit'> & { ledgerClock?: LedgerTimeClock },
 ): CollectorRound {
   const { config, clock, repos, gateway } = d;
   const collect = makeCollectDue({
@@ -212,6 +258,7 @@ export function buildCollection(
     clock,
     contractId: config.contractId,
     triggerPull: d.pullVerbs.triggerPull,
+    emit: d.emit,
     holdMs: COLLECTOR_HOLD_MS,
   });
   // Longer than one collection can take (queue wait, confirmation wait, a few RPC calls), so a lease
@@ -224,6 +271,8 @@ export function buildCollection(
     },
     collect,
     checkHealth: makeCheckHealth({
+      uow: d.uow,
+      emit: d.emit,
       pulls: repos.pulls,
       repos,
       gateway,
@@ -236,10 +285,37 @@ export function buildCollection(
   };
 }
 
-export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box'> & { metrics?: Metrics }): PullVerbs {
-  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId };
+export function buildEventVerbs(d: Pick<Deps, 'config' | 'repos' | 'uow' | 'box'>, sender?: WebhookSender): EventVerbs {
+  const { repos, box } = d;
+  const w = d.config.webhooks;
+  const signer = standardSigner;
+  return {
+    listEvents: makeListEvents(repos),
+    getEvent: makeGetEvent(repos),
+    listDeliveries: makeListDeliveries(repos),
+    redeliverEvent: makeRedeliverEvent(repos),
+    createEndpoint: makeCreateEndpoint({ ...repos, box, signer, urlPolicy: createUrlPolicy(w.publicTargetsOnly) }),
+    listEndpoints: makeListEndpoints(repos),
+    getEndpoint: makeGetEndpoint(repos),
+    deleteEndpoint: makeDeleteEndpoint(repos),
+    rotateSecret: makeRotateSecret({ ...repos, box, signer }),
+    deliveries: makeDeliverWebhooks({
+      uow: d.uow,
+      webhooks: repos.webhooks,
+      box,
+      signer,
+      sender: sender ?? createHttpSender({ blockPrivate: w.publicTargetsOnly }),
+      policy: { timeoutMs: w.timeoutMs, baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs, disableAfterMs: w.disableAfterMs },
+    }),
+    // Request HMACs under CURSOR_SECRET when replicas share one, else under the database's own salt.
+    idempotency: makeIdempotentRequests({ idempotency: repos.idempotency, secret: d.config.cursorSecret }),
+  };
+}
+
+export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box' | 'emit'> & { metrics?: Metrics }): PullVerbs {
+  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId, emit: d.emit };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
-  const triggerPull = makeTriggerPull({ ...shared, subscriptions: d.repos.subscriptions, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
+  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),

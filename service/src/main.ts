@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { buildDeps, closeDeps } from './deps.ts';
 import { startCollector, type Collector } from './jobs/collector.ts';
 import { startReconciler, type Reconciler } from './jobs/reconciler.ts';
+import { startWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.ts';
 import { migrate } from './storage/migrate.ts';
 
 function readConfig(): Config {
@@ -57,12 +58,21 @@ async function main(): Promise<void> {
   // Attempts left pending by a crash or a 202 are resolved now and then on a timer.
   let reconciler: Reconciler | undefined;
   let collector: Collector | undefined;
+  // Webhooks are delivered by every replica; the database hands each delivery to one of them.
+  let webhookWorker: WebhookWorker | undefined;
   if (config.database.kind !== 'none') {
     reconciler = startReconciler(deps.pullVerbs.reconcilePending, config.reconcileIntervalMs, log);
     if (config.collector.enabled) {
       collector = startCollector(deps.collection, { intervalMs: config.collector.intervalMs, concurrency: config.collector.concurrency, log });
       log.info(`collector: every ${config.collector.intervalMs} ms, ${config.collector.concurrency} at a time`);
     }
+    webhookWorker = startWebhookWorker({
+      deliveries: deps.eventVerbs.deliveries,
+      idempotency: deps.repos.idempotency,
+      concurrency: config.webhooks.concurrency,
+      pollIntervalMs: config.webhooks.pollIntervalMs,
+      log,
+    });
   }
 
   let stopping = false;
@@ -89,6 +99,7 @@ async function main(): Promise<void> {
     clearInterval(keyUsageFlush);
     await collector?.stop();
     await reconciler?.stop();
+    await webhookWorker?.stop();
     await closeDeps(deps);
     process.exit(0);
   };

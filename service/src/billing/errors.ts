@@ -31,7 +31,11 @@ export type BillingErrorCode =
   /** A merchant key on a route that only the operator key may use (`code: operator_only`). Not for another merchant's object: that is NOT_FOUND. */
   | 'OPERATOR_ONLY'
   /** Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is unset, or lacks the key a ciphertext names. */
-  | 'SIGNING_KEY_STORE';
+  | 'SIGNING_KEY_STORE'
+  /** The Idempotency-Key was first used with another method, path or body (`code: idempotency_key_reused`). */
+  | 'IDEMPOTENCY_MISMATCH'
+  /** The first request with this Idempotency-Key is still running (`code: idempotency_key_in_use`); retry later. */
+  | 'IDEMPOTENCY_IN_PROGRESS';
 
 export class BillingError extends Error {
   override name = 'BillingError';
@@ -46,7 +50,7 @@ export class BillingError extends Error {
   }
 }
 
-export const notFound = (what: 'Plan' | 'Subscription' | 'Merchant' | 'API key' | 'Signing key') => new BillingError('NOT_FOUND', `${what} not found`);
+export const notFound = (what: 'Plan' | 'Subscription' | 'Merchant' | 'API key' | 'Signing key' | 'Event' | 'Webhook endpoint') => new BillingError('NOT_FOUND', `${what} not found`);
 
 export const DB_NOT_INITIALIZED_MESSAGE = 'Database client not initialized';
 export const DATABASE_UNAVAILABLE_MESSAGE = 'Database unavailable';

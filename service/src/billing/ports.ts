@@ -6,6 +6,9 @@ import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
+import type { EventsRepo, NewEvent } from './events/events-port.ts';
+import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
+import type { WebhooksRepo } from './webhooks/webhooks-port.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -85,6 +88,8 @@ export interface PlansRepo {
 }
 
 export interface NewSubscription {
+  /** Chosen by the caller, so that the subscription.created event can be written in the same statement. */
+  id: string;
   plan_id: string;
   customer_wallet_address: string;
   next_billing_date: Date;
@@ -93,8 +98,12 @@ export interface NewSubscription {
 }
 
 export interface SubscriptionsRepo {
-  /** One statement: null when the plan is not offered (absent, its merchant soft-deleted, or outside only_merchant_id). */
-  insert(input: NewSubscription): Promise<Subscription | null>;
+  /**
+   * One statement: null when the plan is not offered (absent, its merchant soft-deleted, or outside
+   * only_merchant_id). `event` (its merchant_id is taken from the row) is written by the same
+   * statement, fanned out to endpoints too: the outbox without a transaction's extra round trips.
+   */
+  insert(input: NewSubscription, event?: Omit<NewEvent, 'merchant_id'>): Promise<Subscription | null>;
   findById(id: string): Promise<Subscription | null>;
   list(filter: SubscriptionFilter, page: PageRequest): Promise<Page<Subscription>>;
   /**
@@ -119,6 +128,10 @@ export interface Repos {
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
   collection: CollectionRepo;
+  /** The outbox: written only through billing/events/emit-event.ts. */
+  events: EventsRepo;
+  webhooks: WebhooksRepo;
+  idempotency: IdempotencyRepo;
 }
 
 /** Runs fn with repositories bound to one transaction: all of fn's writes commit or none do. */

@@ -9,7 +9,8 @@ import type { PageKey, PageRequest } from '../billing/ports.ts';
 import { invalidInput } from './errors.ts';
 import { InvalidInputError } from './validation.ts';
 
-export type ListOrder = 'created' | 'due';
+/** created: oldest first by created_at; due: by next_billing_date; newest: events, newest first. */
+export type ListOrder = 'created' | 'due' | 'newest';
 
 export interface CursorCodec {
   encode(order: ListOrder, key: PageKey): string;

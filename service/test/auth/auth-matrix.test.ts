@@ -16,6 +16,8 @@ interface Ids {
   subscription: string;
   keyId: string;
   secret: string;
+  event: string;
+  endpoint: string;
 }
 
 type Entry = {
@@ -65,6 +67,23 @@ const TABLE: Record<string, Entry> = {
     request: (i) => ({ url: '/trigger-pull', payload: { subscription_id: i.subscription, merchant_secret: i.secret } }),
     foreign: 'Subscription not found',
   },
+  'GET /events': { access: 'credential', request: (i) => ({ url: `/events?merchant_id=${i.merchant}` }), foreign: 'Merchant not found' },
+  'GET /events/:id': { access: 'credential', request: (i) => ({ url: `/events/${i.event}` }), foreign: 'Event not found' },
+  'GET /events/:id/deliveries': { access: 'credential', request: (i) => ({ url: `/events/${i.event}/deliveries` }), foreign: 'Event not found' },
+  'POST /events/:id/redeliver': { access: 'credential', request: (i) => ({ url: `/events/${i.event}/redeliver`, payload: {} }), foreign: 'Event not found' },
+  'POST /webhook-endpoints': {
+    access: 'credential',
+    request: (i) => ({ url: '/webhook-endpoints', payload: { url: 'http://127.0.0.1:9/hook', event_types: ['*'], merchant_id: i.merchant } }),
+    foreign: 'Merchant not found',
+  },
+  'GET /webhook-endpoints': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints?merchant_id=${i.merchant}` }), foreign: 'Merchant not found' },
+  'GET /webhook-endpoints/:id': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }), foreign: 'Webhook endpoint not found' },
+  'DELETE /webhook-endpoints/:id': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }), foreign: 'Webhook endpoint not found' },
+  'POST /webhook-endpoints/:id/rotate-secret': {
+    access: 'credential',
+    request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}/rotate-secret`, payload: {} }),
+    foreign: 'Webhook endpoint not found',
+  },
   // Only in keys mode, where /metrics is the operator's by default (METRICS_AUTH).
   'GET /metrics': { access: 'operator-key', request: () => ({ url: '/metrics' }), foreign: 403 },
 };
@@ -97,7 +116,9 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
       const third = await admin.post(`/merchants/${A.merchant.id}/api-keys`, { label: 'to revoke' });
       expect((await admin.del(`/merchants/${A.merchant.id}/api-keys/${third.body.key.id}`)).status).toBe(200);
       revoked = third.body.api_key;
-      a = { merchant: A.merchant.id, plan: plan.id, subscription: sub.id, keyId: second.body.key.id, secret: wallet.secret() };
+      const event = (await admin.get(`/events?merchant_id=${A.merchant.id}&limit=1`)).body.events[0].id;
+      const endpoint = (await admin.post('/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', event_types: ['*'], merchant_id: A.merchant.id })).body.webhook_endpoint.id;
+      a = { merchant: A.merchant.id, plan: plan.id, subscription: sub.id, keyId: second.body.key.id, secret: wallet.secret(), event, endpoint };
     });
     afterAll(() => t.close());
 
@@ -107,7 +128,9 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
       const { url, payload } = TABLE[route].request(ids);
       return as(t.app, key).send(method, url, payload, headers);
     };
-    const unknownIds = (): Ids => ({ merchant: unknownId(), plan: unknownId(), subscription: unknownId(), keyId: unknownId(), secret: Keypair.random().secret() });
+    const unknownIds = (): Ids => ({
+      merchant: unknownId(), plan: unknownId(), subscription: unknownId(), keyId: unknownId(), secret: Keypair.random().secret(), event: unknownId(), endpoint: unknownId(),
+    });
 
     it('covers every route the app registers, with the access product.md gives it', () => {
       expect(guarded().length).toBeGreaterThanOrEqual(18);
@@ -162,6 +185,7 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
       expect((await admin.get(`/merchants/${a.merchant}`)).status).toBe(200);
       expect((await admin.get(`/subscriptions/${a.subscription}`)).status).toBe(200);
       expect((await admin.get(`/merchants/${a.merchant}/api-keys`)).body.keys).toHaveLength(2);
+      expect((await admin.get(`/webhook-endpoints/${a.endpoint}`)).status).toBe(200);
     });
   });
 });

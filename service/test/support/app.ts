@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildDeps, closeDeps } from '../../src/deps.ts';
-import type { Deps } from '../../src/deps.ts';
+import type { Deps, DepsOverrides } from '../../src/deps.ts';
 import { createLogger } from '../../src/logger.ts';
 import { migrate } from '../../src/storage/migrate.ts';
 import { testClock } from './clock.ts';
@@ -34,6 +34,8 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   /** Sees every route as it is registered (before ready), with its options (config.access…). */
   onRoute?: (route: RouteOptions) => void;
+  /** Composition-root stand-ins (a scripted chain, a webhook sender). */
+  overrides?: Omit<DepsOverrides, 'clock' | 'logger'>;
 }
 
 const discard = () => new Writable({ write: (_chunk, _enc, done) => done() });
@@ -47,7 +49,7 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
   const config = loadConfig(env, options.cwd);
   const clock = options.clock ?? testClock();
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination ?? discard() });
-  const deps = await buildDeps(config, { clock, logger });
+  const deps = await buildDeps(config, { clock, logger, ...options.overrides });
   if (deps.db.kind !== 'none') await migrate(deps.db);
   const app = buildApp(deps);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -61,4 +63,30 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
       await closeDeps(deps);
     },
   };
+}
+
+/**
+ * A database of its own on the test server, for suites that run a delivery worker: a worker claims
+ * every due delivery of its database, and would otherwise take (and fail, under another key-
+ * encryption key) deliveries of suites running beside it on the shared database.
+ */
+export async function isolatedPgUrl(): Promise<string> {
+  const base = inject('pgUrl');
+  const name = `iso_${crypto.randomUUID().replaceAll('-', '')}`;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** envFor, with a database of the suite's own on the server (see isolatedPgUrl). */
+export async function isolatedEnvFor(target: Target): Promise<Record<string, string>> {
+  return target === 'pglite' ? envFor(target) : { DATABASE_URL: await isolatedPgUrl(), DB_POOL_SIZE: '4' };
 }

@@ -37,6 +37,10 @@ describe('loadConfig', () => {
       trustProxy: false,
       metrics: { port: undefined, requireOperatorKey: false },
       http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024 },
+      webhooks: {
+        timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxDelayMs: 21_600_000, retryForMs: 259_200_000, disableAfterMs: 432_000_000,
+        pollIntervalMs: 1_000, concurrency: 16, publicTargetsOnly: false,
+      },
     });
   });
 

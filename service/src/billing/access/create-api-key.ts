@@ -2,7 +2,8 @@
 // merchant's own keys. The key is returned once; only its hash and prefix are stored.
 import type { Ctx } from '../context.ts';
 import type { ApiKey } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
 import type { ApiKeysRepo } from './api-keys-port.ts';
 import { newKeyMaterial } from './key-material.ts';
 import { liveMerchant } from './live-merchant.ts';
@@ -20,9 +21,13 @@ export async function issueApiKey(apiKeys: Pick<ApiKeysRepo, 'insert'>, merchant
   return { key, secret: material.secret };
 }
 
-export function makeCreateApiKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; apiKeys: Pick<ApiKeysRepo, 'insert'> }) {
+export function makeCreateApiKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; uow: UnitOfWork; emit: EmitEvent }) {
   return async function createApiKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; label?: string } }): Promise<IssuedApiKey> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
-    return issueApiKey(deps.apiKeys, merchant.id, input.label ?? null);
+    return deps.uow.run(async (tx) => {
+      const issued = await issueApiKey(tx.apiKeys, merchant.id, input.label ?? null);
+      await deps.emit(tx, ctx.actor, { type: 'api_key.created', object: issued.key });
+      return issued;
+    });
   };
 }

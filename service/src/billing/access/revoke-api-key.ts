@@ -4,20 +4,25 @@
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { ApiKey } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
-import type { ApiKeysRepo } from './api-keys-port.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
 import type { KeyCache } from './key-cache.ts';
 import { liveMerchant } from './live-merchant.ts';
 
 export function makeRevokeApiKey(deps: {
   merchants: Pick<MerchantsRepo, 'findById'>;
-  apiKeys: Pick<ApiKeysRepo, 'revoke'>;
+  uow: UnitOfWork;
+  emit: EmitEvent;
   cache: Pick<KeyCache, 'forgetKey'>;
 }) {
   return async function revokeApiKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; key_id: string } }): Promise<ApiKey> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
-    const revoked = await deps.apiKeys.revoke(merchant.id, input.key_id);
-    if (!revoked) throw notFound('API key');
+    const revoked = await deps.uow.run(async (tx) => {
+      const key = await tx.apiKeys.revoke(merchant.id, input.key_id);
+      if (!key) throw notFound('API key');
+      await deps.emit(tx, ctx.actor, { type: 'api_key.revoked', object: key });
+      return key;
+    });
     deps.cache.forgetKey(revoked.id);
     return revoked;
   };

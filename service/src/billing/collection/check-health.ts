@@ -3,12 +3,25 @@
 // will have expired by then, one too small, a balance too low, a vault gone or not matching the
 // plan. Re-checked at most once per recheck period per subscription; a read that fails leaves
 // the previous health in place.
-import type { Clock, Repos } from '../ports.ts';
+import { systemCtx } from '../context.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { Clock, Repos, UnitOfWork } from '../ports.ts';
 import type { PullsRepo } from '../pulls/pulls-port.ts';
 import { PullRejection, type VaultGateway } from '../pulls/vault-gateway.ts';
 import { healthAt } from './preflight.ts';
 
+const WARNING_EVENTS = {
+  allowance_expiring: 'subscription.allowance_expiring',
+  allowance_insufficient: 'subscription.allowance_insufficient',
+  allowance_revoked: 'subscription.allowance_insufficient',
+  balance_low: 'subscription.balance_low',
+} as const;
+
+const CTX = systemCtx('health-check');
+
 export interface HealthDeps {
+  uow: UnitOfWork;
+  emit: EmitEvent;
   pulls: Pick<PullsRepo, 'loadContext'>;
   repos: Pick<Repos, 'collection'>;
   gateway: Pick<VaultGateway, 'inspect'>;
@@ -36,7 +49,13 @@ export function makeCheckHealth(deps: HealthDeps) {
       if (!ctx) continue;
       try {
         const ins = await deps.gateway.inspect({ user: ctx.customerWallet, merchant: ctx.merchantWallet, contractId });
-        await deps.repos.collection.recordHealth(id, healthAt(ctx, ins, ctx.nextBillingDate, ctx.collectedBefore), deps.clock.now());
+        const health = healthAt(ctx, ins, ctx.nextBillingDate, ctx.collectedBefore);
+        await deps.uow.run(async (tx) => {
+          const change = await tx.collection.recordHealth(id, health, deps.clock.now());
+          // A warning is an event once, when it appears (not at every re-check).
+          const type = WARNING_EVENTS[health.status as keyof typeof WARNING_EVENTS];
+          if (change && type && change.previous !== health.status) await deps.emit(tx, CTX.actor, { type, object: change.subscription });
+        });
         checked++;
       } catch (err) {
         if (!(err instanceof PullRejection)) throw err;

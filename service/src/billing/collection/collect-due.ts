@@ -3,13 +3,14 @@
 // same exactly-once rules, same pull history — after a pre-flight read that spends no fee. A
 // failure is a dunning try, the end of dunning, or a hold, by its cause (dunning.ts).
 import { systemCtx } from '../context.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
 import { BillingError } from '../errors.ts';
 import type { Clock, Repos, UnitOfWork } from '../ports.ts';
 import type { PullContext as Context, PullsRepo } from '../pulls/pulls-port.ts';
-import { dunningPlanOf } from '../pulls/settle-attempt.ts';
+import { dunningPlanOf, statusEvent } from '../pulls/settle-attempt.ts';
 import type { makeTriggerPull } from '../pulls/trigger-pull.ts';
 import { PullRejection, type VaultGateway } from '../pulls/vault-gateway.ts';
-import { next } from '../subscriptions/status-machine.ts';
+import { applyDueCancel } from '../subscriptions/subscription-state.ts';
 import { dunningStep, failureKind } from './dunning.ts';
 import { preflightProblem, type Problem } from './preflight.ts';
 
@@ -18,7 +19,8 @@ export type CollectOutcome = 'canceled' | 'not_due' | 'confirmed' | 'failed' | '
 export interface CollectDeps {
   uow: UnitOfWork;
   pulls: PullsRepo;
-  repos: Pick<Repos, 'subscriptions' | 'collection'>;
+  repos: Pick<Repos, 'collection'>;
+  emit: EmitEvent;
   gateway: Pick<VaultGateway, 'inspect'>;
   clock: Clock;
   contractId: string | undefined;
@@ -43,7 +45,8 @@ export function makeCollectDue(deps: CollectDeps) {
     }
     await deps.uow.run(async (tx) => {
       await tx.pulls.insertSkipped({ subscription_id: ctx.subscriptionId, merchant_id: ctx.merchantId, amount: ctx.tokenAmount, code, error: problem.message, now });
-      await tx.pulls.applyDunning(ctx.subscriptionId, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, kind, now), now);
+      const change = await tx.pulls.applyDunning(ctx.subscriptionId, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, kind, now), now);
+      await statusEvent(deps, tx, CTX.actor, change);
     });
     return 'try_failed';
   }
@@ -52,11 +55,8 @@ export function makeCollectDue(deps: CollectDeps) {
     const ctx = await pulls.loadContext(subscriptionId);
     const now = clock.now();
     if (!ctx || !deps.contractId) return 'not_due';
-    if (ctx.cancelAt && ctx.cancelAt.getTime() <= now.getTime() && ctx.subscriptionStatus !== 'canceled') {
-      const to = next(ctx.subscriptionStatus, { kind: 'cancel' });
-      if (to) await deps.repos.subscriptions.setState(subscriptionId, ctx.subscriptionStatus, { status: to, canceled_at: now, cancel_at: null }, now);
-      return 'canceled';
-    }
+    const status = await applyDueCancel(deps, { id: subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt }, now, CTX.actor);
+    if (status === 'canceled' && ctx.subscriptionStatus !== 'canceled') return 'canceled';
     const live = ctx.subscriptionStatus === 'active' || ctx.subscriptionStatus === 'past_due';
     if (!live || ctx.merchantDeleted || ctx.nextBillingDate.getTime() > now.getTime()) return 'not_due';
 

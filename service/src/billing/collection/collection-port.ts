@@ -1,5 +1,6 @@
 // What the collector needs from storage beyond the pull verbs: claiming due work across replicas,
 // holding a subscription back, and recording its health. storage/repos/collection-repo.ts.
+import type { HealthStatus, Subscription } from '../model.ts';
 import type { Health } from './preflight.ts';
 
 export interface CollectionRepo {
@@ -15,5 +16,6 @@ export interface CollectionRepo {
   hold(subscriptionId: string, until: Date): Promise<void>;
   /** Active and past_due subscriptions due within the lead time whose health is older than `staleBefore`. */
   listForHealthCheck(dueBefore: Date, staleBefore: Date, limit: number): Promise<string[]>;
-  recordHealth(subscriptionId: string, health: Health, at: Date): Promise<void>;
+  /** The subscription after the check, and its health before (to tell a new warning from an old one). */
+  recordHealth(subscriptionId: string, health: Health, at: Date): Promise<{ subscription: Subscription; previous: HealthStatus } | undefined>;
 }

@@ -2,11 +2,13 @@
 // own foreign-key message (500), so an absent merchant is left to the constraint. A merchant
 // that exists but was soft-deleted gets 404; the repository checks that inside the INSERT. A
 // merchant key creates plans for its own merchant only: any other merchant_id is 404 too.
+// The plan and its plan.created event commit together.
 import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
 import type { Plan } from '../model.ts';
-import type { NewPlan, PlansRepo } from '../ports.ts';
+import type { NewPlan, UnitOfWork } from '../ports.ts';
 
 export type CreatePlanInput = Omit<NewPlan, 'token_contract_id' | 'retry_schedule_seconds' | 'final_status'> &
   Partial<Pick<NewPlan, 'retry_schedule_seconds' | 'final_status'>> & { token_contract_id?: string };
@@ -17,18 +19,21 @@ export interface PlanDefaults {
   retryScheduleSeconds: number[];
 }
 
-export function makeCreatePlan(deps: { plans: Pick<PlansRepo, 'insert'> } & PlanDefaults) {
+export function makeCreatePlan(deps: { uow: UnitOfWork; emit: EmitEvent } & PlanDefaults) {
   return async function createPlan({ ctx, input }: { ctx: Ctx; input: CreatePlanInput }): Promise<Plan> {
     mustSee(ctx, input.merchant_id, 'Merchant');
     // The default in force at creation is stored on the plan, so changing it later moves no plan.
     const token = input.token_contract_id ?? deps.defaultTokenContractId ?? null;
-    const plan = await deps.plans.insert({
-      ...input,
-      token_contract_id: token,
-      retry_schedule_seconds: input.retry_schedule_seconds ?? deps.retryScheduleSeconds,
-      final_status: input.final_status ?? 'past_due',
+    return deps.uow.run(async (tx) => {
+      const plan = await tx.plans.insert({
+        ...input,
+        token_contract_id: token,
+        retry_schedule_seconds: input.retry_schedule_seconds ?? deps.retryScheduleSeconds,
+        final_status: input.final_status ?? 'past_due',
+      });
+      if (!plan) throw notFound('Merchant');
+      await deps.emit(tx, ctx.actor, { type: 'plan.created', object: plan });
+      return plan;
     });
-    if (!plan) throw notFound('Merchant');
-    return plan;
   };
 }

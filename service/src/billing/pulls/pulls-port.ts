@@ -2,8 +2,14 @@
 // updates are conditional on the attempt still being pending, so however many requests or
 // reconcilers observe one transaction, exactly one of them applies its effect.
 import type { DunningStep } from '../collection/dunning.ts';
+import type { Subscription } from '../model.ts';
 import type { FinalStatus, SubscriptionStatus } from '../subscriptions/status-machine.ts';
 
+/** A subscription after a pull changed it, and the status it had before. */
+export interface SubscriptionChange {
+  subscription: Subscription;
+  previousStatus: SubscriptionStatus;
+}
 export interface PullContext {
   subscriptionId: string;
   customerWallet: string;
@@ -98,13 +104,13 @@ export interface PullsRepo {
   findPending(subscriptionId: string): Promise<PullAttempt | undefined>;
   /** undefined when another attempt for this subscription is already pending (unique index). */
   insertPending(attempt: NewAttempt): Promise<PullAttempt | undefined>;
-  /** Moves a pending attempt to its final status; false when it was no longer pending. */
-  resolve(id: string, outcome: AttemptResolution): Promise<boolean>;
+  /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
+  resolve(id: string, outcome: AttemptResolution): Promise<PullAttempt | undefined>;
   /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
-  scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void>;
-  markPastDue(subscriptionId: string, at: Date): Promise<void>;
+  scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<SubscriptionChange | undefined>;
+  markPastDue(subscriptionId: string, at: Date): Promise<SubscriptionChange | undefined>;
   /** A failed try of the collector: the subscription's dunning moves one step (billing/collection/dunning.ts). */
-  applyDunning(subscriptionId: string, step: DunningStep, at: Date): Promise<void>;
+  applyDunning(subscriptionId: string, step: DunningStep, at: Date): Promise<SubscriptionChange | undefined>;
   listPending(limit: number): Promise<PullAttempt[]>;
   listForSubscription(subscriptionId: string, limit: number): Promise<PullRecord[]>;
   /** Records a try of the collector that sent nothing. */

@@ -3,6 +3,8 @@
 // once, and the only cost of overlap is a duplicate getTransaction.
 // A round has a time limit: it stops taking new attempts once the limit has passed (each RPC
 // call has its own), so a slow or unreachable network cannot hold the next round back.
+import { systemCtx } from '../context.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
 import type { Clock, UnitOfWork } from '../ports.ts';
 import type { PullsRepo } from './pulls-port.ts';
 import { partiesOf, settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
@@ -15,9 +17,12 @@ export interface ReconcileDeps {
   clock: Clock;
   contractId: string | undefined;
   roundLimitMs: number;
+  emit: EmitEvent;
 }
 
 const BATCH = 100;
+/** Outcomes the reconciler observes are events whose actor is the reconciler itself. */
+const ACTOR = systemCtx('reconciler').actor;
 
 export type ReconcileCounts = Record<AttemptOutcome['kind'] | 'unreachable', number>;
 
@@ -32,7 +37,7 @@ export function makeReconcilePending(deps: ReconcileDeps) {
       if (!ctx) continue;
       try {
         const obs = await deps.gateway.observe(attempt.tx_hash, partiesOf(ctx));
-        counts[(await settleAttempt(deps, attempt, ctx, obs)).kind]++;
+        counts[(await settleAttempt(deps, attempt, ctx, obs, ACTOR)).kind]++;
       } catch {
         counts.unreachable++; // network unreachable: try again on the next round
       }

@@ -1,13 +1,15 @@
 // What an observation of the network means for an attempt, applied exactly once. Shared by
-// /trigger-pull (its own attempt, or one it found in flight) and the reconciler.
-import type { Clock, UnitOfWork } from '../ports.ts';
-import type { AttemptResolution, PullAttempt, PullContext } from './pulls-port.ts';
+// /trigger-pull (its own attempt, or one it found in flight) and the reconciler. Each outcome's
+// events (pull.*, and the subscription's change of status) commit with the outcome itself, and only
+// the one observer whose conditional update flipped the attempt writes them.
+import type { Actor } from '../context.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { Clock, Repos, UnitOfWork } from '../ports.ts';
+import type { AttemptResolution, PullAttempt, PullContext, SubscriptionChange } from './pulls-port.ts';
 import { nextBillingDate } from '../schedule.ts';
 import type { ForgottenOutcome, TxObservation, VaultGateway } from './vault-gateway.ts';
 import { transferDiscrepancy } from './vault-terms.ts';
 import { dunningStep } from '../collection/dunning.ts';
-
-export const dunningPlanOf = (ctx: PullContext) => ({ retryScheduleSeconds: ctx.retryScheduleSeconds, finalStatus: ctx.finalStatus });
 
 /**
  * A transaction still NOT_FOUND once the ledger's close time is this far past its time bound
@@ -27,9 +29,12 @@ export interface SettleDeps {
   clock: Clock;
   gateway: Pick<VaultGateway, 'establishForgotten'>;
   contractId: string | undefined;
+  emit: EmitEvent;
 }
 
 export type SettledAttempt = Pick<PullAttempt, 'id' | 'subscription_id' | 'tx_hash' | 'max_time' | 'min_ledger' | 'envelope_xdr' | 'origin'>;
+
+export const dunningPlanOf = (ctx: PullContext) => ({ retryScheduleSeconds: ctx.retryScheduleSeconds, finalStatus: ctx.finalStatus });
 
 export const partiesOf = (ctx: PullContext) => ({ user: ctx.customerWallet, merchant: ctx.merchantWallet });
 
@@ -53,11 +58,33 @@ export function isWithinRetention(attempt: Pick<PullAttempt, 'min_ledger'>, obs:
   return attempt.min_ledger !== null && obs.oldestLedger <= attempt.min_ledger + 1;
 }
 
-export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, obs: TxObservation): Promise<AttemptOutcome> {
+const STATUS_EVENTS = {
+  past_due: 'subscription.past_due',
+  active: 'subscription.reactivated',
+  unpaid: 'subscription.unpaid',
+  canceled: 'subscription.canceled',
+} as const;
+
+/** The subscription.* event of a status a pull or a dunning step moved it to; nothing otherwise. */
+export async function statusEvent(deps: Pick<SettleDeps, 'emit'>, tx: Repos, actor: Actor, change: SubscriptionChange | undefined): Promise<void> {
+  if (!change || change.subscription.status === change.previousStatus) return;
+  const type = STATUS_EVENTS[change.subscription.status as keyof typeof STATUS_EVENTS];
+  if (type) await deps.emit(tx, actor, { type, object: change.subscription });
+}
+
+/** pull.failed for an attempt that ended without collecting (failed, rejected, expired). */
+export async function resolveUnpaid(deps: Pick<SettleDeps, 'emit'>, tx: Repos, actor: Actor, id: string, outcome: AttemptResolution): Promise<PullAttempt | undefined> {
+  const resolved = await tx.pulls.resolve(id, outcome);
+  if (resolved) await deps.emit(tx, actor, { type: 'pull.failed', object: resolved });
+  return resolved;
+}
+
+/** `actor` is who observed the outcome: the request's caller, or the reconciler (system). */
+export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, obs: TxObservation, actor: Actor): Promise<AttemptOutcome> {
   const txHash = attempt.tx_hash;
   const at = deps.clock.now();
   if (obs.status === 'SUCCESS') {
-    await confirm(deps, attempt, ctx, {
+    await confirm(deps, attempt, ctx, actor, {
       ledger: obs.ledger,
       transferred_amount: obs.transfer?.amount,
       token_contract_id: obs.transfer?.token,
@@ -69,16 +96,16 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
     return { kind: 'confirmed', txHash };
   }
   if (obs.status === 'FAILED') {
-    await deps.uow.run(async ({ pulls }) => {
+    await deps.uow.run(async (tx) => {
       const error = 'Transaction failed on-chain';
-      if (await pulls.resolve(attempt.id, { status: 'failed', ledger: obs.ledger, error, code: 'failed_on_chain', fee_charged: obs.feeCharged, at })) {
+      if (await resolveUnpaid(deps, tx, actor, attempt.id, { status: 'failed', ledger: obs.ledger, error, code: 'failed_on_chain', fee_charged: obs.feeCharged, at })) {
         // The spec's 502 makes a manual pull's subscription past_due; a collector's failure is a
         // dunning try and follows the plan's schedule.
-        if (attempt.origin === 'collector') {
-          await pulls.applyDunning(attempt.subscription_id, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, 'try', at), at);
-        } else {
-          await pulls.markPastDue(attempt.subscription_id, at);
-        }
+        const change =
+          attempt.origin === 'collector'
+            ? await tx.pulls.applyDunning(attempt.subscription_id, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, 'try', at), at)
+            : await tx.pulls.markPastDue(attempt.subscription_id, at);
+        await statusEvent(deps, tx, actor, change);
       }
     });
     return { kind: 'failed', txHash };
@@ -86,7 +113,7 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
   if (!isPastTimeBound(attempt, obs)) return { kind: 'pending', txHash };
   const forgotten: ForgottenOutcome = isWithinRetention(attempt, obs) ? 'not_landed' : await establishForgotten(deps, attempt, ctx);
   if (forgotten === 'landed') {
-    await confirm(deps, attempt, ctx, {
+    await confirm(deps, attempt, ctx, actor, {
       discrepancy: "confirmed from the vault's last pull time: the transaction is older than the RPC's history, so what moved is unknown",
       at,
     });
@@ -96,16 +123,17 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
   const error = isWithinRetention(attempt, obs)
     ? 'not included before its time bound'
     : "not included before its time bound (established from the account's sequence and the vault: the RPC no longer holds those ledgers)";
-  await deps.uow.run(({ pulls }) => pulls.resolve(attempt.id, { status: 'expired', error, at }));
+  await deps.uow.run((tx) => resolveUnpaid(deps, tx, actor, attempt.id, { status: 'expired', error, at }));
   return { kind: 'expired', txHash };
 }
 
-async function confirm(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, fields: Omit<AttemptResolution, 'status'>) {
-  await deps.uow.run(async ({ pulls }) => {
+async function confirm(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, actor: Actor, fields: Omit<AttemptResolution, 'status'>) {
+  await deps.uow.run(async (tx) => {
     // Pull time is our clock when we see the confirmation (spec, next-billing-date rule 1).
-    if (await pulls.resolve(attempt.id, { status: 'confirmed', ...fields })) {
-      await pulls.scheduleNext(attempt.subscription_id, nextBillingDate(fields.at, ctx.intervalSeconds), fields.at);
-    }
+    const confirmed = await tx.pulls.resolve(attempt.id, { status: 'confirmed', ...fields });
+    if (!confirmed) return;
+    await deps.emit(tx, actor, { type: 'pull.succeeded', object: confirmed });
+    await statusEvent(deps, tx, actor, await tx.pulls.scheduleNext(attempt.subscription_id, nextBillingDate(fields.at, ctx.intervalSeconds), fields.at));
   });
 }
 

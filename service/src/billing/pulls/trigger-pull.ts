@@ -6,13 +6,13 @@
 // the merchant's stored signing key, for a caller with an API key (unattended collection).
 import { sees } from '../access/scope.ts';
 import { rawUnits } from '../amounts.ts';
-import type { Ctx } from '../context.ts';
+import type { Actor, Ctx } from '../context.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
 import { BillingError } from '../errors.ts';
-import type { Clock, SubscriptionsRepo, UnitOfWork } from '../ports.ts';
-import { next } from '../subscriptions/status-machine.ts';
-import { canceledError, pausedError } from '../subscriptions/subscription-state.ts';
+import type { Clock, UnitOfWork } from '../ports.ts';
+import { applyDueCancel, canceledError, pausedError } from '../subscriptions/subscription-state.ts';
 import type { PullContext, PullOrigin, PullsRepo } from './pulls-port.ts';
-import { partiesOf, settleAttempt, type AttemptOutcome, type SettledAttempt } from './settle-attempt.ts';
+import { partiesOf, resolveUnpaid, settleAttempt, type AttemptOutcome, type SettledAttempt } from './settle-attempt.ts';
 import { PullRejection, type MerchantKey, type VaultGateway, type VaultTerms } from './vault-gateway.ts';
 import { assertVaultMatchesPlan } from './vault-terms.ts';
 
@@ -34,13 +34,13 @@ export const MISSING_SECRET = 'Invalid input on merchant_secret: Invalid input: 
 export interface TriggerPullDeps {
   uow: UnitOfWork;
   pulls: PullsRepo;
-  subscriptions: Pick<SubscriptionsRepo, 'setState'>;
   gateway: VaultGateway;
   clock: Clock;
   contractId: string | undefined;
   pollTimeoutMs: number;
   /** The merchant's stored signing key (signing-keys/open-signing-key.ts); 400 when it has none. */
   openSigningKey: (merchantId: string) => Promise<MerchantKey>;
+  emit: EmitEvent;
 }
 
 /**
@@ -56,7 +56,7 @@ export function rejectionToError(err: PullRejection): BillingError {
 export function makeTriggerPull(deps: TriggerPullDeps) {
   const { pulls, gateway, clock } = deps;
 
-  async function waitAndSettle(ctx: PullContext, attempt: SettledAttempt): Promise<AttemptOutcome> {
+  async function waitAndSettle(ctx: PullContext, attempt: SettledAttempt, actor: Actor): Promise<AttemptOutcome> {
     let obs;
     try {
       obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs, partiesOf(ctx));
@@ -65,45 +65,50 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
       if (err instanceof PullRejection && err.code === 'chain_unavailable') return { kind: 'pending', txHash: attempt.tx_hash };
       throw err;
     }
-    return settleAttempt(deps, attempt, ctx, obs);
+    return settleAttempt(deps, attempt, ctx, obs, actor);
   }
 
   /** Outcome of the attempt in flight, or undefined when there is none (or it just expired). */
-  async function inFlight(ctx: PullContext): Promise<TriggerPullResult | undefined> {
+  async function inFlight(ctx: PullContext, actor: Actor): Promise<TriggerPullResult | undefined> {
     const pending = await pulls.findPending(ctx.subscriptionId);
     if (!pending) return undefined;
     // Learn first whether it is already dead, so an expired attempt costs no poll timeout.
     const look = await gateway.observe(pending.tx_hash, partiesOf(ctx)).catch((err: unknown) => {
       throw err instanceof PullRejection ? rejectionToError(err) : err;
     });
-    const first = await settleAttempt(deps, pending, ctx, look);
-    const outcome = first.kind === 'pending' ? await waitAndSettle(ctx, pending) : first;
+    const first = await settleAttempt(deps, pending, ctx, look, actor);
+    const outcome = first.kind === 'pending' ? await waitAndSettle(ctx, pending, actor) : first;
     return outcome.kind === 'expired' ? undefined : outcome;
   }
 
-  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string, origin: PullOrigin): Promise<TriggerPullResult> {
+  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string, actor: Actor, origin: PullOrigin): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
       const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore }).catch((err: unknown) => {
         throw err instanceof PullRejection ? rejectionToError(err) : err;
       });
       const now = clock.now();
-      const recorded = await pulls.insertPending({
-        subscription_id: ctx.subscriptionId,
-        merchant_id: ctx.merchantId,
-        amount: ctx.tokenAmount,
-        tx_hash: signed.hash,
-        envelope_xdr: signed.envelopeXdr,
-        source_account: signed.source,
-        max_time: new Date(signed.maxTime * 1000),
-        min_ledger: signed.minLedger,
-        origin,
-        now,
+      // The attempt and its pull.pending event commit together, before anything is sent.
+      const recorded = await deps.uow.run(async (tx) => {
+        const row = await tx.pulls.insertPending({
+          subscription_id: ctx.subscriptionId,
+          merchant_id: ctx.merchantId,
+          amount: ctx.tokenAmount,
+          tx_hash: signed.hash,
+          envelope_xdr: signed.envelopeXdr,
+          source_account: signed.source,
+          max_time: new Date(signed.maxTime * 1000),
+          min_ledger: signed.minLedger,
+          origin,
+          now,
+        });
+        if (row) await deps.emit(tx, actor, { type: 'pull.pending', object: row });
+        return row;
       });
       if (!recorded) {
         // Another process recorded an attempt between our check and our insert: ours is never
         // sent, and this request answers with that attempt's outcome instead.
-        const other = await inFlight(ctx);
+        const other = await inFlight(ctx, actor);
         if (other) return other;
         if (build < MAX_BUILDS) continue;
         throw new BillingError('PULL_REJECTED', 'Another pull attempt for this subscription was in flight', { code: 'submission_failed' });
@@ -115,11 +120,11 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         // The answer was lost: the network may hold the transaction. The outcome is unknown, so
         // the attempt stays pending for the reconciler and the merchant gets its hash (202).
         if (!err.definitelyNotSent) return { kind: 'pending', txHash: recorded.tx_hash };
-        await pulls.resolve(recorded.id, { status: 'rejected', error: err.message, code: err.code, at: clock.now() });
+        await deps.uow.run((tx) => resolveUnpaid(deps, tx, actor, recorded.id, { status: 'rejected', error: err.message, code: err.code, at: clock.now() }));
         if (err.rebuild && build < MAX_BUILDS) continue;
         throw rejectionToError(err);
       }
-      const outcome = await waitAndSettle(ctx, recorded);
+      const outcome = await waitAndSettle(ctx, recorded, actor);
       return outcome.kind === 'expired' ? { kind: 'pending', txHash: outcome.txHash } : outcome;
     }
   }
@@ -128,13 +133,8 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
    * product.md: after the secret checks, a canceled or paused subscription is a 409. A cancel at
    * period end whose instant has passed is applied here if the collector has not yet done it.
    */
-  async function refuseUnlessLive(ctx: PullContext): Promise<void> {
-    let status = ctx.subscriptionStatus;
-    if (status !== 'canceled' && ctx.cancelAt && ctx.cancelAt.getTime() <= clock.now().getTime()) {
-      const now = clock.now();
-      const done = await deps.subscriptions.setState(ctx.subscriptionId, status, { status: next(status, { kind: 'cancel' })!, canceled_at: now, cancel_at: null }, now);
-      status = done?.status ?? 'canceled';
-    }
+  async function refuseUnlessLive(ctx: PullContext, actor: Actor): Promise<void> {
+    const status = await applyDueCancel(deps, { id: ctx.subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt }, clock.now(), actor);
     if (status === 'canceled') throw canceledError();
     if (status === 'paused') throw pausedError();
   }
@@ -155,7 +155,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     if (!ctx || !sees(caller, ctx.merchantId)) throw new BillingError('NOT_FOUND', 'Subscription not found');
     if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
     const key = input.merchant_secret !== undefined ? keyFromSecret(input.merchant_secret, ctx) : await deps.openSigningKey(ctx.merchantId);
-    await refuseUnlessLive(ctx);
+    await refuseUnlessLive(ctx, caller.actor);
     const contractId = deps.contractId;
     if (!contractId) throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
     // A plan may be priced in fractions of a raw unit (the spec allows decimals), but the vault
@@ -166,12 +166,13 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
       });
     }
 
-    const settled = await inFlight(ctx);
+    const actor = caller.actor;
+    const settled = await inFlight(ctx, actor);
     if (settled) return settled;
     // One merchant's pulls share its sequence number: queue them in this process.
     return gateway.serialize(ctx.merchantWallet, async () => {
       const fresh = (await pulls.loadContext(ctx.subscriptionId)) ?? ctx;
-      const again = await inFlight(fresh);
+      const again = await inFlight(fresh, actor);
       if (again) return again;
       // next_billing_date is the earliest time the next pull is allowed; the contract's own
       // clock is only a backstop (create_vault again would reset it).
@@ -182,7 +183,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
           next_billing_date: due,
         });
       }
-      return attempt(fresh, key, contractId, input.origin ?? 'manual');
+      return attempt(fresh, key, contractId, actor, input.origin ?? 'manual');
     }).catch((err: unknown) => {
       // A full or slow merchant queue refuses before anything is built.
       throw err instanceof PullRejection ? rejectionToError(err) : err;

@@ -3,12 +3,16 @@
 import { liveMerchant } from '../access/live-merchant.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { MerchantsRepo } from '../ports.ts';
-import type { SigningKeysRepo } from './signing-keys-port.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
 
-export function makeRemoveSigningKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; signingKeys: Pick<SigningKeysRepo, 'remove'> }) {
+export function makeRemoveSigningKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; uow: UnitOfWork; emit: EmitEvent }) {
   return async function removeSigningKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string } }): Promise<void> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
-    if (!(await deps.signingKeys.remove(merchant.id))) throw notFound('Signing key');
+    await deps.uow.run(async (tx) => {
+      const removed = await tx.signingKeys.remove(merchant.id);
+      if (!removed) throw notFound('Signing key');
+      await deps.emit(tx, ctx.actor, { type: 'signing_key.removed', object: removed });
+    });
   };
 }

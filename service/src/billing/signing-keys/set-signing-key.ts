@@ -7,14 +7,16 @@ import { liveMerchant } from '../access/live-merchant.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
 import type { StoredSigningKey } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
 import type { VaultGateway } from '../pulls/vault-gateway.ts';
 import { sealContext } from './seal-context.ts';
-import type { SecretBox, SigningKeysRepo } from './signing-keys-port.ts';
+import type { SecretBox } from './signing-keys-port.ts';
 
 export function makeSetSigningKey(deps: {
   merchants: Pick<MerchantsRepo, 'findById'>;
-  signingKeys: Pick<SigningKeysRepo, 'put'>;
+  uow: UnitOfWork;
+  emit: EmitEvent;
   box: Pick<SecretBox, 'seal'>;
   gateway: Pick<VaultGateway, 'parseSecret'>;
 }) {
@@ -26,6 +28,10 @@ export function makeSetSigningKey(deps: {
       throw new BillingError('VALIDATION', `Invalid input on secret: secret is not the key of the merchant's wallet ${merchant.wallet_address}`);
     }
     const sealed = deps.box.seal(input.secret, sealContext(merchant.id, key.publicKey));
-    return deps.signingKeys.put({ merchant_id: merchant.id, public_key: key.publicKey, ...sealed });
+    return deps.uow.run(async (tx) => {
+      const stored = await tx.signingKeys.put({ merchant_id: merchant.id, public_key: key.publicKey, ...sealed });
+      await deps.emit(tx, ctx.actor, { type: 'signing_key.set', object: stored });
+      return stored;
+    });
   };
 }

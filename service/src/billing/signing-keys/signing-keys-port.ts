@@ -24,8 +24,8 @@ export interface SigningKeysRepo {
   /** Sets (or replaces) the merchant's key. */
   put(input: { merchant_id: string; public_key: string } & Sealed): Promise<StoredSigningKey>;
   find(merchantId: string): Promise<SealedSigningKey | null>;
-  /** false when the merchant had none. */
-  remove(merchantId: string): Promise<boolean>;
+  /** The removed key; null when the merchant had none. */
+  remove(merchantId: string): Promise<StoredSigningKey | null>;
   /** Keys sealed under any key-encryption key but `kekId`, by merchant id after `after`, at most `limit`. */
   listNotUnder(kekId: string, after: string | null, limit: number): Promise<SealedSigningKey[]>;
   /** Replaces a ciphertext only if it is still the one that was read (a concurrent PUT wins). */

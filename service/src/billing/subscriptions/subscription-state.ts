@@ -5,10 +5,14 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError, notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
-import type { Clock, SubscriptionsRepo } from '../ports.ts';
-import { next } from './status-machine.ts';
+import type { EmitEvent } from '../events/emit-event.ts';
+import type { Clock, SubscriptionsRepo, UnitOfWork } from '../ports.ts';
+import { next, type SubscriptionStatus } from './status-machine.ts';
 
-type Deps = { subscriptions: Pick<SubscriptionsRepo, 'findById' | 'setState'>; clock: Clock };
+type Deps = { uow: UnitOfWork; subscriptions: Pick<SubscriptionsRepo, 'findById'>; clock: Clock; emit: EmitEvent };
+
+/** The event of each status these verbs move a subscription to (with the actor who asked). */
+const EVENT_OF = { canceled: 'subscription.canceled', paused: 'subscription.paused' } as const;
 
 export const canceledError = () => new BillingError('CONFLICT', 'Subscription is canceled', { code: 'subscription_canceled' });
 export const pausedError = () => new BillingError('CONFLICT', 'Subscription is paused', { code: 'subscription_paused' });
@@ -29,7 +33,14 @@ async function change(
     const now = deps.clock.now();
     const patch = decide(s, now);
     if (patch === 'unchanged') return s;
-    const updated = await deps.subscriptions.setState(id, s.status, patch, now);
+    const updated = await deps.uow.run(async (tx) => {
+      const row = await tx.subscriptions.setState(id, s.status, patch, now);
+      if (row && row.status !== s.status) {
+        const type = s.status === 'paused' ? 'subscription.resumed' : EVENT_OF[row.status as keyof typeof EVENT_OF];
+        if (type) await deps.emit(tx, ctx.actor, { type, object: row });
+      }
+      return row;
+    });
     if (updated) return updated;
   }
   throw new BillingError('CONFLICT', 'The subscription changed while this request ran: try again', { code: 'subscription_busy' });
@@ -63,4 +74,24 @@ export function makeResumeSubscription(deps: Deps) {
       // The date is kept: at most one cycle is ever due at once, paused cycles are not collected later.
       return { status: next(s.status, { kind: 'resume', held: s.paused_from ?? 'active' })!, paused_from: null };
     });
+}
+
+/**
+ * A cancel at period end whose instant has come, applied by whoever meets it first (the collector
+ * on time, or a /trigger-pull): the subscription is canceled, with its event. Returns the status
+ * after (unchanged when nothing was due).
+ */
+export async function applyDueCancel(
+  deps: { uow: UnitOfWork; emit: EmitEvent },
+  s: { id: string; status: SubscriptionStatus; cancelAt: Date | null },
+  now: Date,
+  actor: Ctx['actor'],
+): Promise<SubscriptionStatus> {
+  if (s.status === 'canceled' || !s.cancelAt || s.cancelAt.getTime() > now.getTime()) return s.status;
+  const row = await deps.uow.run(async (tx) => {
+    const done = await tx.subscriptions.setState(s.id, s.status, { status: next(s.status, { kind: 'cancel' })!, canceled_at: now, cancel_at: null }, now);
+    if (done) await deps.emit(tx, actor, { type: 'subscription.canceled', object: done });
+    return done;
+  });
+  return row?.status ?? 'canceled';
 }

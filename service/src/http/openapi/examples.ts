@@ -74,6 +74,7 @@ export const requests = {
   triggerPull: { subscription_id: SUBSCRIPTION_ID, merchant_secret: 'S… (the merchant wallet\'s secret seed; never logged)' },
   createApiKey: { label: 'billing cron' },
   setSigningKey: { secret: 'S… (the merchant wallet\'s secret seed; stored encrypted, never returned)' },
+  createEndpoint: { url: 'https://shop.example.com/webhooks/billing', event_types: ['pull.succeeded', 'pull.failed', 'subscription.past_due'] },
 };
 
 export const pulled = { message: 'Successfully pulled funds on-chain!', txHash: TX_HASH };
@@ -111,4 +112,44 @@ export const errors = {
     code: 'vault_terms_mismatch',
   },
   rateLimited: { error: 'Rate limit exceeded, retry in 1 minute' },
+  webhookSecretStore: { error: 'Webhook secrets cannot be stored: SIGNING_KEY_ENCRYPTION_KEY is not set on the server' },
+  idempotencyInUse: { error: 'A request with this Idempotency-Key is still being processed; retry after it has answered', code: 'idempotency_key_in_use' },
+  idempotencyReused: {
+    error: 'Keys for idempotent requests can only be used with the same method, path and parameters they were first used with',
+    code: 'idempotency_key_reused',
+  },
+};
+
+export const event = {
+  id: '5f0c1e7a-2b8d-4c3e-9a1f-6d7e8f901234',
+  type: 'pull.succeeded',
+  created_at: '2026-11-21T16:32:04.113Z',
+  merchant_id: MERCHANT_ID,
+  actor: { type: 'api_key', id: '1573f148-8c1d-4b7e-a0f2-3e4d5c6b7a89' },
+  data: { object: pull },
+};
+export const endpoint = {
+  id: '8d2f4a6b-1c3e-4f5a-9b7c-0d1e2f3a4b5c',
+  url: 'https://shop.example.com/webhooks/billing',
+  event_types: ['pull.succeeded', 'pull.failed', 'subscription.past_due'],
+  created_at: '2026-11-21T16:40:00.000Z',
+  disabled_at: null,
+  disabled_reason: null,
+  previous_secret_expires_at: null,
+};
+/** Illustrative only: real secrets are 32 random bytes, shown once. */
+export const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3xS5bAGQ6ZI=';
+export const delivery = {
+  id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  endpoint_id: endpoint.id,
+  status: 'delivered',
+  attempts: 2,
+  next_attempt_at: null,
+  last_error: null,
+  created_at: '2026-11-21T16:32:04.113Z',
+  delivered_at: '2026-11-21T16:32:11.402Z',
+  log: [
+    { attempted_at: '2026-11-21T16:32:04.250Z', response_status: 503, error: 'HTTP 503', duration_ms: 41, delivered: false },
+    { attempted_at: '2026-11-21T16:32:11.380Z', response_status: 200, error: null, duration_ms: 22, delivered: true },
+  ],
 };

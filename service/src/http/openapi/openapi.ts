@@ -17,6 +17,14 @@ import { forEachExact } from '../schemas/exact-number.ts';
 import { errors as errorExamples } from './examples.ts';
 import { EDGE_STATUS, ERROR_TEXT, OPERATIONS } from './operations.ts';
 import type { ErrorCase, OperationDoc } from './operations.ts';
+import { IDEMPOTENCY_HEADER, webhooksSection } from './webhooks-doc.ts';
+
+/** Every POST of the API takes Idempotency-Key, and may meet its two refusals. */
+const IDEMPOTENCY_ERRORS: ErrorCase[] = [
+  ['IDEMPOTENCY_IN_PROGRESS', errorExamples.idempotencyInUse],
+  ['IDEMPOTENCY_MISMATCH', errorExamples.idempotencyReused],
+  ['INVALID_INPUT', errorExamples.invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters')],
+];
 
 const ErrorJson = z.object({ error: z.string() }).catchall(z.unknown());
 const ERROR_SCHEMA = responseSchema(ErrorJson);
@@ -107,7 +115,9 @@ export function registerApiDocs(app: FastifyInstance, config: Pick<Config, 'auth
             : 'every route but the probes, the docs and GET /plans/{id} needs a key.'),
       },
       components: { securitySchemes: SECURITY_SCHEMES },
-    },
+      // Event payloads, the Standard Webhooks headers and how to verify them.
+      webhooks: webhooksSection(),
+    } as Record<string, unknown>,
     transform: ({ schema: declared, url, route }) => {
       const schema = (declared ?? {}) as Record<string, unknown>;
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
@@ -121,7 +131,10 @@ export function registerApiDocs(app: FastifyInstance, config: Pick<Config, 'auth
         if (isZod(schema[part])) out[part] = requestSchema(schema[part]);
       }
       if (out.body && doc.request) out.body = { ...(out.body as object), examples: [doc.request] };
-      out.response = responses(schema.response as Record<string, object> | undefined, doc, authErrors(access, mode));
+      const idempotent = method === 'POST' && access !== 'none';
+      if (idempotent) out.headers = IDEMPOTENCY_HEADER;
+      const withIdempotency = idempotent ? { ...doc, errors: [...doc.errors, ...IDEMPOTENCY_ERRORS] } : doc;
+      out.response = responses(schema.response as Record<string, object> | undefined, withIdempotency, authErrors(access, mode));
       return { schema: out, url };
     },
   });

@@ -31,6 +31,8 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   PULL_REJECTED: `The pull was refused before inclusion; \`code\` says why, one of: ${PULL_REJECTION_CODES.map((c) => `\`${c}\``).join(', ')}`,
   CHAIN_UNAVAILABLE: 'The Soroban RPC did not answer in time or failed before anything was sent (`code`: `chain_unavailable`); nothing changed',
   DATABASE: "A database error, with the database's own message",
+  IDEMPOTENCY_IN_PROGRESS: 'The first request with this Idempotency-Key is still running (`code: idempotency_key_in_use`); retry once it has answered',
+  IDEMPOTENCY_MISMATCH: 'This Idempotency-Key was first used with another method, path or body (`code: idempotency_key_reused`)',
 };
 
 /** The status table of billing/subscriptions/status-machine.ts, for readers of the document. */
@@ -50,7 +52,7 @@ export type ErrorCase = [code: BillingErrorCode | EdgeErrorCode, example: Record
 
 export interface OperationDoc {
   summary: string;
-  tag: 'Merchants' | 'Credentials' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Operations';
+  tag: 'Merchants' | 'Credentials' | 'Plans' | 'Subscriptions' | 'Pulls' | 'Events' | 'Webhooks' | 'Operations';
   description?: string;
   /** Of the answers, when not JSON. */
   contentType?: string;
@@ -73,7 +75,69 @@ const listErrors = (what: string): ErrorCase[] => [
 ];
 const page = (key: string, item: unknown) => ({ [key]: [item], next_cursor: ex.cursor });
 
+const credentialRead = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, DB_DOWN, NO_DB];
+
 export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /events': {
+    summary: "The merchant's events, newest first (filters: type, object_id)",
+    tag: 'Events',
+    description: 'A key is needed in both modes. A merchant key sees its own events; the operator key every merchant\'s (or one, with merchant_id). Each event type\'s payload is in this document\'s webhooks section.',
+    answers: { 200: ['One page; follow next_cursor for older events', { events: [ex.event], next_cursor: ex.cursor }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('type', 'Invalid option: expected one of "plan.created"|…')], ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')], DB, DB_DOWN, NO_DB],
+  },
+  'GET /events/{id}': {
+    summary: 'Read an event',
+    tag: 'Events',
+    answers: { 200: ['The event', { event: ex.event }] },
+    errors: credentialRead('Event'),
+  },
+  'GET /events/{id}/deliveries': {
+    summary: "The event's delivery to each endpoint, with every attempt's answer",
+    tag: 'Events',
+    answers: { 200: ['Each endpoint the event was sent to', { deliveries: [ex.delivery] }] },
+    errors: credentialRead('Event'),
+  },
+  'POST /events/{id}/redeliver': {
+    summary: "Send the event again, now, to every enabled endpoint of the merchant that listens to its type",
+    tag: 'Events',
+    description: 'The same webhook-id as before, so receivers can drop what they already have. A fresh retry window starts.',
+    request: {},
+    answers: { 202: ['Scheduled; see GET /events/{id}/deliveries', { message: 'Event scheduled for redelivery', deliveries: 1 }] },
+    errors: [...credentialRead('Event'), ...bodyErrors],
+  },
+  'POST /webhook-endpoints': {
+    summary: 'Register a URL that receives events, signed per Standard Webhooks (the secret is shown once)',
+    tag: 'Webhooks',
+    description: 'https only in production, and never to loopback, private or link-local addresses there. With the operator key, merchant_id names the merchant.',
+    request: ex.requests.createEndpoint,
+    answers: { 201: ['Created; secret is not shown again', { webhook_endpoint: ex.endpoint, secret: ex.webhookSecret }] },
+    errors: [['INVALID_INPUT', ex.errors.invalid('url', 'url must use https:// in production')], ['NOT_FOUND', ex.errors.notFound('Merchant')], ['SIGNING_KEY_STORE', ex.errors.webhookSecretStore], ...bodyErrors],
+  },
+  'GET /webhook-endpoints': {
+    summary: "The merchant's webhook endpoints (never their secrets)",
+    tag: 'Webhooks',
+    answers: { 200: ['Every live endpoint, oldest first', { webhook_endpoints: [ex.endpoint] }] },
+    errors: [DB, DB_DOWN, NO_DB],
+  },
+  'GET /webhook-endpoints/{id}': {
+    summary: 'Read a webhook endpoint (disabled_at and disabled_reason say whether and why it was disabled)',
+    tag: 'Webhooks',
+    answers: { 200: ['The endpoint', { webhook_endpoint: ex.endpoint }] },
+    errors: credentialRead('Webhook endpoint'),
+  },
+  'DELETE /webhook-endpoints/{id}': {
+    summary: 'Delete a webhook endpoint: nothing more is sent to it',
+    tag: 'Webhooks',
+    answers: { 200: ['Deleted', { message: 'Webhook endpoint deleted', webhook_endpoint: ex.endpoint }] },
+    errors: credentialRead('Webhook endpoint'),
+  },
+  'POST /webhook-endpoints/{id}/rotate-secret': {
+    summary: 'A new signing secret (shown once); the previous one keeps signing beside it for overlap_seconds',
+    tag: 'Webhooks',
+    request: { overlap_seconds: 86400 },
+    answers: { 200: ['Rotated; during the overlap webhook-signature carries both signatures', { webhook_endpoint: { ...ex.endpoint, previous_secret_expires_at: '2026-11-23T09:00:00.000Z' }, secret: ex.webhookSecret }] },
+    errors: [...credentialRead('Webhook endpoint'), ['SIGNING_KEY_STORE', ex.errors.webhookSecretStore], ...bodyErrors],
+  },
   'GET /health': {
     summary: 'Liveness: the process answers and the database answers a trivial query',
     tag: 'Operations',

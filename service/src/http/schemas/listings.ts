@@ -11,14 +11,14 @@ export type { ListOrder } from '../cursors.ts';
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 
-const limit = z.coerce
+export const limit = z.coerce
   .number()
   .int(`limit must be an integer from 1 to ${MAX_LIMIT}`)
   .min(1, `limit must be an integer from 1 to ${MAX_LIMIT}`)
   .max(MAX_LIMIT, `limit must be an integer from 1 to ${MAX_LIMIT}`)
   .default(DEFAULT_LIMIT)
   .meta({ description: `Page size, default ${DEFAULT_LIMIT}.` });
-const cursor = z.string().optional().meta({ description: 'next_cursor of the previous page; omit for the first page.' });
+export const cursor = z.string().optional().meta({ description: 'next_cursor of the previous page; omit for the first page.' });
 
 /** The order a listing is read in: due_before sorts by next_billing_date, otherwise by created_at. */
 function withOrder<T extends { limit: number; cursor?: string; due_before?: Date }>(q: T) {
@@ -44,7 +44,7 @@ export const MerchantSubscriptionsQuery = z
   .transform(withOrder);
 export type MerchantSubscriptionsQuery = z.infer<typeof MerchantSubscriptionsQuery>;
 
-const nextCursor = z.string().nullable().meta({ description: 'Pass as cursor for the next page; null on the last page.' });
+export const nextCursor = z.string().nullable().meta({ description: 'Pass as cursor for the next page; null on the last page.' });
 export const PlanListResponse = z.strictObject({ plans: z.array(PlanJson), next_cursor: nextCursor });
 export const SubscriptionListResponse = z.strictObject({ subscriptions: z.array(SubscriptionJson), next_cursor: nextCursor });
 export type PlanListResponse = z.infer<typeof PlanListResponse>;

@@ -3,7 +3,9 @@
 // a replica's work in progress is skipped by the others, and a crashed replica's lease lapses.
 import type { CollectionRepo } from '../../billing/collection/collection-port.ts';
 import type { Health } from '../../billing/collection/preflight.ts';
+import type { HealthStatus, Subscription } from '../../billing/model.ts';
 import type { Queryable } from '../db.ts';
+import { subscriptionColumns } from './subscriptions-repo.ts';
 
 export function createCollectionRepo(db: Queryable): CollectionRepo {
   return {
@@ -49,11 +51,17 @@ export function createCollectionRepo(db: Queryable): CollectionRepo {
     },
 
     async recordHealth(subscriptionId, health: Health, at) {
-      await db.query(
-        `UPDATE subscriptions SET health_status = $2, health_detail = $3, health_checked_at = $4 WHERE id = $1`,
+      const { rows } = await db.query<Subscription & { previous_health: HealthStatus }>(
+        `UPDATE subscriptions s SET health_status = $2, health_detail = $3, health_checked_at = $4
+           FROM (SELECT id, health_status FROM subscriptions WHERE id = $1 FOR UPDATE) old
+          WHERE s.id = old.id
+          RETURNING ${subscriptionColumns('s')}, old.health_status AS previous_health`,
         [subscriptionId, health.status, health.detail ?? null, at],
         'collection_record_health',
       );
+      if (!rows[0]) return undefined;
+      const { previous_health, ...subscription } = rows[0];
+      return { subscription, previous: previous_health };
     },
   };
 }

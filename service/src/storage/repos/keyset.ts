@@ -6,7 +6,7 @@ import type { Page, PageKey, PageRequest } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
 
 /** The sort column as text with microseconds in UTC: exactly what `$n::timestamptz` reads back. */
-const sortText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const sortText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export interface KeysetQuery {
   /** e.g. "id, name FROM plans" — the select list and FROM clause, without WHERE. */

@@ -2,19 +2,28 @@
 // attempt still being pending, so however many requests or reconcilers observe the same
 // transaction, exactly one of them flips the row and applies its effect in the same transaction.
 import type { DunningStep } from '../../billing/collection/dunning.ts';
-import type { AttemptResolution, NewAttempt, PullAttempt, PullContext, PullRecord, PullsRepo, SkippedTry } from '../../billing/pulls/pulls-port.ts';
+import type {
+  AttemptResolution,
+  NewAttempt,
+  PullAttempt,
+  PullContext,
+  PullRecord,
+  PullsRepo,
+  SkippedTry,
+  SubscriptionChange,
+} from '../../billing/pulls/pulls-port.ts';
 import { statusCaseSql } from '../../billing/subscriptions/status-machine.ts';
-import { sqlState } from '../database-errors.ts';
 import type { Queryable } from '../db.ts';
+import { subscriptionColumns } from './subscriptions-repo.ts';
 
 const ATTEMPT_COLUMNS = `id, subscription_id, merchant_id, amount, tx_hash, source_account, max_time,
   status, ledger, error, transferred_amount, token_contract_id, fee_charged, inner_tx_hash, discrepancy,
   envelope_xdr, min_ledger, origin, code, created_at, updated_at, resolved_at`;
 
-const UNIQUE_VIOLATION = '23505';
-const CONFIRMED = statusCaseSql({ kind: 'confirmed' });
-const FAILED_502 = statusCaseSql({ kind: 'failed_502' });
-const TRY_FAILED = statusCaseSql({ kind: 'try_failed' });
+// Status moves come from the one table (status-machine.ts), as CASE expressions over the row.
+const CONFIRMED = statusCaseSql({ kind: 'confirmed' }, 's.status');
+const FAILED_502 = statusCaseSql({ kind: 'failed_502' }, 's.status');
+const TRY_FAILED = statusCaseSql({ kind: 'try_failed' }, 's.status');
 
 export function createPullsRepo(db: Queryable): PullsRepo {
   const findPending = async (subscriptionId: string): Promise<PullAttempt | undefined> => {
@@ -50,72 +59,61 @@ export function createPullsRepo(db: Queryable): PullsRepo {
 
     /** undefined when another attempt for this subscription is already pending. */
     async insertPending(a: NewAttempt): Promise<PullAttempt | undefined> {
-      try {
-        const { rows } = await db.query<PullAttempt>(
-          `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
-                              min_ledger, origin, status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10) RETURNING ${ATTEMPT_COLUMNS}`,
-          [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.origin, a.now],
-          'pull_insert_pending',
-        );
-        return rows[0];
-      } catch (err) {
-        // The one-pending-per-subscription index refused it: another attempt is in flight. Any
-        // other unique violation (a repeated tx hash) is a real error and is raised.
-        if (sqlState(err) === UNIQUE_VIOLATION && (await findPending(a.subscription_id))) return undefined;
-        throw err;
-      }
+      // ON CONFLICT names the one-pending-per-subscription index, so only that conflict is quiet
+      // (and, unlike a caught error, it leaves an enclosing transaction usable for the attempt's
+      // event). Any other unique violation (a repeated tx hash) is a real error and is raised.
+      const { rows } = await db.query<PullAttempt>(
+        `INSERT INTO pulls (subscription_id, merchant_id, amount, tx_hash, envelope_xdr, source_account, max_time,
+                            min_ledger, origin, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10)
+         ON CONFLICT (subscription_id) WHERE status = 'pending' DO NOTHING
+         RETURNING ${ATTEMPT_COLUMNS}`,
+        [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.origin, a.now],
+        'pull_insert_pending',
+      );
+      return rows[0];
     },
 
-    /** Moves a pending attempt to its final status; false when it was no longer pending. */
-    async resolve(id: string, o: AttemptResolution): Promise<boolean> {
-      const { rowCount } = await db.query(
+    /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
+    async resolve(id: string, o: AttemptResolution): Promise<PullAttempt | undefined> {
+      const { rows } = await db.query<PullAttempt>(
         `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
                 fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, code = $11, updated_at = $10, resolved_at = $10
-          WHERE id = $1 AND status = 'pending'`,
+          WHERE id = $1 AND status = 'pending' RETURNING ${ATTEMPT_COLUMNS}`,
         [id, o.status, o.ledger ?? null, o.error ?? null, o.transferred_amount ?? null, o.token_contract_id ?? null,
           o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at, o.code ?? null],
         'pull_resolve',
       );
-      return rowCount === 1;
+      return rows[0];
     },
 
     /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
-    async scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<void> {
-      // A paid cycle: the next one is scheduled, any dunning ends, and a live status becomes
-      // active (a pull landing after a pause or cancel moves the date but not the status).
-      await db.query(
-        `UPDATE subscriptions
-            SET next_billing_date = $2, status = ${CONFIRMED}, dunning_tries = 0, next_retry_at = NULL,
-                dunning_exhausted = false, hold_until = NULL, updated_at = $3
-          WHERE id = $1`,
-        [subscriptionId, nextBillingDate, at],
+    // A paid cycle: the next one is scheduled, any dunning ends, and a live status becomes active
+    // (a pull landing after a pause or cancel moves the date but not the status).
+    scheduleNext: (subscriptionId: string, nextBillingDate: Date, at: Date) =>
+      changeSubscription(
+        db,
+        `next_billing_date = $3, status = ${CONFIRMED}, dunning_tries = 0, next_retry_at = NULL, dunning_exhausted = false, hold_until = NULL`,
+        [subscriptionId, at, nextBillingDate],
         'pull_schedule_next',
-      );
-    },
+      ),
 
-    async markPastDue(subscriptionId: string, at: Date): Promise<void> {
-      await db.query(`UPDATE subscriptions SET status = ${FAILED_502}, updated_at = $2 WHERE id = $1`, [subscriptionId, at], 'pull_past_due');
-    },
+    markPastDue: (subscriptionId: string, at: Date) => changeSubscription(db, `status = ${FAILED_502}`, [subscriptionId, at], 'pull_past_due'),
 
-    async applyDunning(subscriptionId: string, step: DunningStep, at: Date): Promise<void> {
+    applyDunning(subscriptionId: string, step: DunningStep, at: Date) {
       if (step.kind === 'retry') {
-        await db.query(
-          `UPDATE subscriptions SET status = ${TRY_FAILED}, dunning_tries = $2, next_retry_at = $3, updated_at = $4 WHERE id = $1`,
-          [subscriptionId, step.tries, step.nextRetryAt, at],
+        return changeSubscription(
+          db,
+          `status = ${TRY_FAILED}, dunning_tries = $3, next_retry_at = $4`,
+          [subscriptionId, at, step.tries, step.nextRetryAt],
           'pull_dunning_retry',
         );
-        return;
       }
-      const status = statusCaseSql({ kind: 'exhausted', finalStatus: step.status });
-      await db.query(
-        `UPDATE subscriptions
-            SET status = ${status}, dunning_tries = $2, next_retry_at = NULL,
-                dunning_exhausted = ($3 = 'past_due'),
-                canceled_at = CASE WHEN $3 = 'canceled' THEN $4::timestamptz ELSE canceled_at END,
-                updated_at = $4
-          WHERE id = $1`,
-        [subscriptionId, step.tries, step.status, at],
+      return changeSubscription(
+        db,
+        `status = ${statusCaseSql({ kind: 'exhausted', finalStatus: step.status }, 's.status')}, dunning_tries = $3, next_retry_at = NULL,
+         dunning_exhausted = ($4 = 'past_due'), canceled_at = CASE WHEN $4 = 'canceled' THEN $2::timestamptz ELSE s.canceled_at END`,
+        [subscriptionId, at, step.tries, step.status],
         `pull_dunning_final_${step.status}`,
       );
     },
@@ -147,4 +145,25 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       return rows;
     },
   };
+}
+
+const SUBSCRIPTION_COLUMNS = subscriptionColumns('s');
+
+/**
+ * Sets `set` ($1 = id, $2 = at) on one subscription and answers with the row and the status it had
+ * before (the locked subquery reads it in the same statement), which tells an event a change of
+ * status (past_due, reactivated) from a write that left the status as it was.
+ */
+async function changeSubscription(db: Queryable, set: string, params: unknown[], name: string): Promise<SubscriptionChange | undefined> {
+  const { rows } = await db.query<SubscriptionChange['subscription'] & { previous_status: SubscriptionChange['previousStatus'] }>(
+    `UPDATE subscriptions s SET ${set}, updated_at = $2
+       FROM (SELECT id, status FROM subscriptions WHERE id = $1 FOR UPDATE) old
+      WHERE s.id = old.id
+     RETURNING ${SUBSCRIPTION_COLUMNS}, old.status AS previous_status`,
+    params,
+    name,
+  );
+  if (!rows[0]) return undefined;
+  const { previous_status, ...subscription } = rows[0];
+  return { subscription, previousStatus: previous_status };
 }

@@ -8,6 +8,9 @@ import { createPlansRepo } from './plans-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
 import { createSigningKeysRepo } from './signing-keys-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
+import { createEventsRepo } from './events-repo.ts';
+import { createIdempotencyRepo } from './idempotency-repo.ts';
+import { createWebhooksRepo } from './webhooks-repo.ts';
 
 export function createRepos(db: Queryable): Repos {
   return {
@@ -18,6 +21,9 @@ export function createRepos(db: Queryable): Repos {
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
+    events: createEventsRepo(db),
+    webhooks: createWebhooksRepo(db),
+    idempotency: createIdempotencyRepo(db),
   };
 }
 

@@ -26,8 +26,8 @@ export function createSigningKeysRepo(db: Queryable): SigningKeysRepo {
     },
 
     async remove(merchantId: string) {
-      const { rowCount } = await db.query('DELETE FROM signing_keys WHERE merchant_id = $1', [merchantId]);
-      return rowCount === 1;
+      const { rows } = await db.query<StoredSigningKey>('DELETE FROM signing_keys WHERE merchant_id = $1 RETURNING merchant_id, public_key, created_at', [merchantId]);
+      return rows[0] ?? null;
     },
 
     async listNotUnder(kekId: string, after: string | null, limit: number) {

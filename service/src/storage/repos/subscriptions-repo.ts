@@ -2,28 +2,40 @@
 // The state changes a pull makes (paid, past_due) live with the pull attempts in pulls-repo.ts,
 // where they commit together with the attempt's outcome.
 import type { Subscription } from '../../billing/model.ts';
+import type { NewEvent } from '../../billing/events/events-port.ts';
 import type { NewSubscription, PageRequest, StatePatch, SubscriptionFilter, SubscriptionsRepo } from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
+import { eventCtes } from './events-repo.ts';
 import { keysetPage } from './keyset.ts';
 
-const COLUMNS = `id, plan_id, merchant_id, customer_wallet_address, status, next_billing_date, cancel_at, canceled_at,
-  paused_from, health_status, health_checked_at, health_detail, created_at, updated_at`;
+const FIELDS = [
+  'id', 'plan_id', 'merchant_id', 'customer_wallet_address', 'status', 'next_billing_date', 'cancel_at', 'canceled_at',
+  'paused_from', 'health_status', 'health_checked_at', 'health_detail', 'created_at', 'updated_at',
+];
+/** The columns of a Subscription, optionally qualified (`s.id, …`) for a query that joins. */
+export const subscriptionColumns = (alias?: string) => FIELDS.map((f) => (alias ? `${alias}.${f}` : f)).join(', ');
+const COLUMNS = subscriptionColumns();
 
 export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
   return {
-    async insert(input: NewSubscription) {
+    async insert(input: NewSubscription, event?: Omit<NewEvent, 'merchant_id'>) {
       // Only for a plan still offered (its merchant not soft-deleted) and, for a merchant key, of
       // that merchant; in one round trip. The unique pair still raises PostgreSQL's own message,
-      // which the spec passes through.
-      const res = await db.query<Subscription>(
-        `INSERT INTO subscriptions (plan_id, customer_wallet_address, next_billing_date)
-         SELECT p.id, $2, $3
+      // which the spec passes through. With an event, the same statement writes it (and its
+      // deliveries) from the inserted row: no row, no event; a refused row, nothing at all.
+      const insert = `INSERT INTO subscriptions (id, plan_id, customer_wallet_address, next_billing_date)
+         SELECT $5, p.id, $2, $3
            FROM plans p JOIN merchants m ON m.id = p.merchant_id
           WHERE p.id = $1 AND m.deleted_at IS NULL AND p.archived_at IS NULL AND ($4::uuid IS NULL OR p.merchant_id = $4::uuid)
-         RETURNING ${COLUMNS}`,
-        [input.plan_id, input.customer_wallet_address, input.next_billing_date, input.only_merchant_id ?? null],
-        'subscriptions_insert',
-      );
+         RETURNING ${COLUMNS}`;
+      const params = [input.plan_id, input.customer_wallet_address, input.next_billing_date, input.only_merchant_id ?? null, input.id];
+      const res = event
+        ? await db.query<Subscription>(
+            `WITH s AS (${insert}), ${eventCtes('SELECT s.merchant_id, $6, s.id, $7::jsonb, $8::jsonb FROM s')} SELECT * FROM s`,
+            [...params, event.type, JSON.stringify(event.actor), JSON.stringify(event.data)],
+            'subscriptions_insert_with_event',
+          )
+        : await db.query<Subscription>(insert, params, 'subscriptions_insert');
       return res.rows[0] ?? null;
     },
 
