@@ -149,6 +149,31 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     expect((await pullsOf(t, paused.subscriptionId))[0]).toMatchObject({ status: 'confirmed' });
   });
 
+  it('every change of status and every new warning is an event, with its actor', async () => {
+    t.clock.set(T0.toISOString());
+    const s = await keyed({ amountPerInterval: 5_000n, balance: 1n, plan: { retry_schedule_seconds: [60], final_status: 'unpaid' } });
+    await round(); // try 1 fails: past_due (and the health check warns: balance_low)
+    t.clock.set(at(60));
+    await round(); // try 2 fails: unpaid
+    const api = as(t.app, s.key);
+    await api.post(`/subscriptions/${s.subscriptionId}/pause`, {});
+    await api.post(`/subscriptions/${s.subscriptionId}/resume`, {});
+    await api.post(`/subscriptions/${s.subscriptionId}/cancel`, {});
+    const events = (await api.get(`/events?object_id=${s.subscriptionId}`)).body.events as { type: string; actor: { type: string } }[];
+    expect(events.map((e) => e.type).reverse()).toEqual([
+      'subscription.created',
+      'subscription.past_due',
+      'subscription.balance_low',
+      'subscription.unpaid',
+      'subscription.paused',
+      'subscription.resumed',
+      'subscription.canceled',
+    ]);
+    const actorOf = (type: string) => events.find((e) => e.type === type)!.actor;
+    expect(actorOf('subscription.unpaid')).toEqual({ type: 'system', job: 'collector' });
+    expect(actorOf('subscription.paused')).toEqual({ type: 'api_key', id: expect.any(String) });
+  });
+
   it('warns ahead of the due date: an allowance that will have expired, a balance too low', async () => {
     t.clock.set(T0.toISOString());
     const expiring = await keyed({ allowanceLedgers: 100 });
