@@ -1,12 +1,11 @@
 // #9 from the token reads the same on chain for an allowance that is too small, expired or
 // revoked. The service tells them apart from the allowance entry (the SAC's temporary
 // Allowance{from, spender} entry) and, for an entry that is gone, from evidence that one was live.
-import { Address, nativeToScVal } from '@stellar/stellar-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { chainEnv, setUpPull, triggerPull, type PullSetup } from '../support/pull-fixture.ts';
-import { invoke } from '../support/subscriber.ts';
+import { approveVault } from '../support/subscriber.ts';
 
 describe.each(TARGETS)('allowance causes on %s', (target) => {
   // These tests move ledger time: a network (and an app) each.
@@ -33,13 +32,7 @@ describe.each(TARGETS)('allowance causes on %s', (target) => {
   it('a revoked allowance (approve to 0) is allowance_revoked', async () => {
     const s = await setUpPull(t, devnet);
     await collectOnce(s);
-    const { sequence } = await devnet.control<{ sequence: number }>('/state');
-    await invoke(devnet, s.user, devnet.contracts.token, 'approve', [
-      new Address(s.user.publicKey()).toScVal(),
-      new Address(devnet.contracts.vault).toScVal(),
-      nativeToScVal(0n, { type: 'i128' }),
-      nativeToScVal(sequence + 1000, { type: 'u32' }),
-    ]);
+    await approveVault(devnet, s.user, 0n, 1000);
     const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('allowance_revoked');

@@ -1,7 +1,6 @@
 // Automatic collection over the local network, on both databases: due cycles collected with no
 // caller, every dunning path at its scheduled times (the test clock), pre-flight refusals that send
 // nothing, cancel and pause honoured, and early warnings before the due date.
-import { Address, nativeToScVal } from '@stellar/stellar-sdk';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, type Collector } from '../../src/jobs/collector.ts';
@@ -10,7 +9,7 @@ import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { get, post } from '../support/factories.ts';
 import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 import { chainEnv, pullsOf, pullsOnChain, setUpPull, type PullSetupOptions } from '../support/pull-fixture.ts';
-import { invoke, newFundedAccount } from '../support/subscriber.ts';
+import { approveVault, newFundedAccount } from '../support/subscriber.ts';
 
 let devnet: Devnet;
 beforeAll(async () => {
@@ -76,13 +75,7 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     ]);
     expect(await pullsOnChain(devnet, s.merchant.publicKey())).toEqual([]); // pre-flight spent no fee
     // The subscriber approves more; the second retry comes 1200 s after the failed try 2.
-    const { sequence } = await devnet.control<{ sequence: number }>('/state');
-    await invoke(devnet, s.user, devnet.contracts.token, 'approve', [
-      new Address(s.user.publicKey()).toScVal(),
-      new Address(devnet.contracts.vault).toScVal(),
-      nativeToScVal(50_000n, { type: 'i128' }),
-      nativeToScVal(sequence + 100_000, { type: 'u32' }),
-    ]);
+    await approveVault(devnet, s.user, 50_000n, 100_000);
     t.clock.set(at(1799));
     await round();
     expect((await sub(s.subscriptionId)).status).toBe('past_due');
@@ -115,13 +108,7 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     const revoked = await keyed({ amountPerInterval: 5_000n, plan: { final_status: 'unpaid' } });
     // The subscriber's way out: its existing allowance set to 0 (the SAC keeps the entry at 0;
     // an approve of 0 with no allowance before writes nothing).
-    const { sequence } = await devnet.control<{ sequence: number }>('/state');
-    await invoke(devnet, revoked.user, devnet.contracts.token, 'approve', [
-      new Address(revoked.user.publicKey()).toScVal(),
-      new Address(devnet.contracts.vault).toScVal(),
-      nativeToScVal(0n, { type: 'i128' }),
-      nativeToScVal(sequence + 1000, { type: 'u32' }),
-    ]);
+    await approveVault(devnet, revoked.user, 0n, 1000);
     await round();
     expect((await sub(mismatch.subscriptionId)).status).toBe('unpaid');
     expect((await sub(revoked.subscriptionId)).status).toBe('canceled');

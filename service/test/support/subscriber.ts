@@ -49,18 +49,23 @@ export interface SubscriberOptions {
   allowanceLedgers?: number;
 }
 
+/** The subscriber's allowance to the vault: `amount` raw units, live for `ledgers` more ledgers (0 = revoke). */
+export async function approveVault(devnet: Devnet, user: Keypair, amount: bigint, ledgers = 1000) {
+  const { sequence } = await devnet.control<{ sequence: number }>('/state');
+  return invoke(devnet, user, devnet.contracts.token, 'approve', [
+    new Address(user.publicKey()).toScVal(),
+    new Address(devnet.contracts.vault).toScVal(),
+    nativeToScVal(amount, { type: 'i128' }),
+    nativeToScVal(sequence + ledgers, { type: 'u32' }),
+  ]);
+}
+
 export async function setUpSubscriber(devnet: Devnet, merchant: string, o: SubscriberOptions): Promise<Keypair> {
   const user = await newFundedAccount(devnet);
   const balance = o.balance ?? o.amountPerInterval * 10n;
   if (balance > 0n) await devnet.control('/mint', { to: user.publicKey(), amount: balance.toString() });
-  const { sequence } = await devnet.control<{ sequence: number }>('/state');
   const { token, vault } = devnet.contracts;
-  await invoke(devnet, user, token, 'approve', [
-    new Address(user.publicKey()).toScVal(),
-    new Address(vault).toScVal(),
-    nativeToScVal(o.allowance ?? o.amountPerInterval * 10n, { type: 'i128' }),
-    nativeToScVal(sequence + (o.allowanceLedgers ?? 100_000), { type: 'u32' }),
-  ]);
+  await approveVault(devnet, user, o.allowance ?? o.amountPerInterval * 10n, o.allowanceLedgers ?? 100_000);
   if (!o.withoutVault) {
     await invoke(devnet, user, vault, 'create_vault', [
       new Address(user.publicKey()).toScVal(),
