@@ -67,6 +67,9 @@ export function isVmTrap(failure: SimulationFailure): boolean {
   return failure.error.includes('Error(WasmVm, InvalidAction)');
 }
 
+/** The note a vault_missing carries when the vault's subscriber cancelled it. */
+export const cancelledNote = (ledger: number) => `the subscriber cancelled it (cancel_vault in ledger ${ledger})`;
+
 /**
  * The established cause of a failed simulation. `acceptVault` (the plan's terms check) runs
  * first whenever the vault exists: a vault that does not match the plan is the cause to fix,
@@ -78,12 +81,12 @@ export function classifySimulationFailure(
   acceptVault: (vault: VaultTerms) => void,
 ): PullRejection {
   const chainText = failure.error;
-  const reject = (code: EstablishedCode, detail?: string) =>
-    new PullRejection(code, `${PHRASES[code]}: ${detail ? `${detail}: ` : ''}${chainText}`);
+  const reject = (code: EstablishedCode, detail?: string, subscriberLeft = false) =>
+    new PullRejection(code, `${PHRASES[code]}: ${detail ? `${detail}: ` : ''}${chainText}`, { subscriberLeft });
   const vault = facts?.vault;
   if (facts && !vault && isVmTrap(failure)) {
     const cancelled = facts.cancelledAtLedger;
-    return reject('vault_missing', cancelled ? `the subscriber cancelled it (cancel_vault in ledger ${cancelled})` : undefined);
+    return cancelled ? reject('vault_missing', cancelledNote(cancelled), true) : reject('vault_missing');
   }
   if (!vault) return new PullRejection('simulation_failed', chainText);
   try {
@@ -107,7 +110,7 @@ export function classifySimulationFailure(
  * subscriber (approve(…, 0) is how a subscriber stops payments: the vault has no cancel). No entry
  * at all is "expired" only with evidence that one was live before (an earlier collection).
  */
-function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detail?: string) => PullRejection): PullRejection {
+function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detail?: string, subscriberLeft?: boolean) => PullRejection): PullRejection {
   const a = facts.allowance;
   if (a === undefined) return reject('insufficient_allowance');
   if (a === null) {
@@ -118,7 +121,7 @@ function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detai
   if (a.liveUntilLedger < a.latestLedger) return reject('allowance_expired', `the allowance expired at ledger ${a.liveUntilLedger}`);
   if (a.amount === 0n) {
     return facts.revokedByApprove
-      ? reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)')
+      ? reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)', true)
       : reject('insufficient_allowance', 'the allowance is used up');
   }
   return reject('insufficient_allowance');

@@ -5,6 +5,7 @@
 import { Account, Address, Contract, rpc, scValToNative, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { Inspection } from '../billing/pulls/vault-gateway.ts';
 import { latestApprovalAmount, readAllowance } from './allowance-state.ts';
+import { findCancellation } from './vault-events.ts';
 import { readVault } from './vault-state.ts';
 
 async function readBalance(server: rpc.Server, token: string, owner: string, passphrase: string): Promise<bigint | undefined> {
@@ -23,7 +24,10 @@ export async function inspectVault(
 ): Promise<Inspection> {
   const [vault, latest] = await Promise.all([readVault(server, input.contractId, input.user, input.merchant), server._getLatestLedger()]);
   const base = { latestLedger: latest.sequence, ledgerTime: Number(latest.closeTime) };
-  if (!vault) return { ...base, vault: undefined };
+  if (!vault) {
+    const cancelled = await findCancellation(server, input.contractId, input.user, input.merchant).catch(() => undefined);
+    return { ...base, vault: undefined, vaultCancelledAtLedger: cancelled?.ledger };
+  }
   const [allowance, balance] = await Promise.all([
     readAllowance(server, vault.token, input.user, input.contractId),
     readBalance(server, vault.token, input.user, input.passphrase),

@@ -4,7 +4,7 @@
 // the RPC keeps events for its retention window, so a cancellation within that window is found.
 import { Address, nativeToScVal, type rpc } from '@stellar/stellar-sdk';
 
-export const VAULT_CANCELLED = 'vault_cancelled';
+const VAULT_CANCELLED = 'vault_cancelled';
 
 export interface Cancellation {
   ledger: number;

@@ -5,7 +5,10 @@ import { Address } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
-import { chainEnv, pullsOnChain, setUpPull, subscriptionOf, triggerPull } from '../support/pull-fixture.ts';
+import { pino } from 'pino';
+import { startCollector } from '../../src/jobs/collector.ts';
+import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
+import { chainEnv, pullsOf, pullsOnChain, setUpPull, subscriptionOf, triggerPull } from '../support/pull-fixture.ts';
 import { invoke, newFundedAccount } from '../support/subscriber.ts';
 
 let devnet: Devnet;
@@ -17,7 +20,7 @@ afterAll(() => devnet?.stop());
 describe.each(TARGETS)('network rules on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(target, { env: chainEnv(devnet) });
+    t = await startApp(target, { env: { ...chainEnv(devnet), ...accountsEnv() } });
   });
   afterAll(() => t?.close());
 
@@ -57,6 +60,22 @@ describe.each(TARGETS)('network rules on %s', (target) => {
   it('the subscriber short of balance is still insufficient_balance', async () => {
     const body = await refused(await setUpPull(t, devnet, { amountPerInterval: 5_000n, balance: 1n }));
     expect(body.code).toBe('insufficient_balance');
+  });
+
+  it('the collector meets a cancelled vault before any pull (pre-flight): the subscriber left, canceled at once', async () => {
+    const wallet = await newFundedAccount(devnet);
+    const { merchant, key } = await merchantWithKey(t.app, wallet.publicKey());
+    expect((await as(t.app, key).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status).toBe(200);
+    // final_status unpaid: a cancelled vault must still end canceled, whatever the plan chooses.
+    const s = await setUpPull(t, devnet, { merchant: wallet, merchantId: merchant.id, plan: { final_status: 'unpaid' } });
+    await invoke(devnet, s.user, devnet.contracts.vault, 'cancel_vault', [new Address(s.user.publicKey()).toScVal(), new Address(wallet.publicKey()).toScVal()]);
+    const collector = startCollector(t.deps.collection, { intervalMs: 1000, concurrency: 1, log: pino({ level: 'silent' }), autoStart: false });
+    await collector.runOnce();
+    await collector.stop();
+    expect((await subscriptionOf(t, s.subscriptionId)).status).toBe('canceled');
+    const [skipped] = await pullsOf(t, s.subscriptionId);
+    expect(skipped).toMatchObject({ status: 'skipped', code: 'vault_missing', error: expect.stringMatching(/^Vault does not exist: the subscriber cancelled it \(cancel_vault in ledger \d+\)/) });
+    expect(await pullsOnChain(devnet, wallet.publicKey())).toEqual([]);
   });
 
   it('a vault its subscriber cancelled: vault_missing, saying so', async () => {

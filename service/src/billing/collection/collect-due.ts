@@ -36,9 +36,8 @@ export function makeCollectDue(deps: CollectDeps) {
 
   async function failed(ctx: Context, problem: Problem): Promise<CollectOutcome> {
     const now = clock.now();
-    // A vault its subscriber cancelled reads as vault_missing with a note: the subscriber left.
-    const code = problem.code === 'vault_missing' && problem.message.includes('cancel_vault') ? 'vault_cancelled' : problem.code;
-    const kind = failureKind(code);
+    const code = problem.code;
+    const kind = problem.subscriberLeft ? 'leave' : failureKind(code);
     if (kind === 'hold') {
       await deps.repos.collection.hold(ctx.subscriptionId, new Date(now.getTime() + deps.holdMs));
       return 'held';
@@ -68,7 +67,7 @@ export function makeCollectDue(deps: CollectDeps) {
     try {
       inspection = await deps.gateway.inspect({ user: ctx.customerWallet, merchant: ctx.merchantWallet, contractId: deps.contractId });
     } catch (err) {
-      if (err instanceof PullRejection) return failed(ctx, { code: err.code, message: err.message });
+      if (err instanceof PullRejection) return failed(ctx, { code: err.code, message: err.message, subscriberLeft: err.subscriberLeft });
       throw err;
     }
     const problem = preflightProblem(ctx, inspection, ctx.collectedBefore);
@@ -84,7 +83,8 @@ export function makeCollectDue(deps: CollectDeps) {
     } catch (err) {
       if (!(err instanceof BillingError)) throw err;
       const code = typeof err.details?.code === 'string' ? err.details.code : err.code.toLowerCase();
-      return failed(ctx, { code, message: err.message });
+      const subscriberLeft = err.cause instanceof PullRejection && err.cause.subscriberLeft;
+      return failed(ctx, { code, message: err.message, subscriberLeft });
     }
   }
 

@@ -6,7 +6,8 @@
 // Which failures are tries is decided by their cause:
 //   try      the subscriber can fix it by the next retry (allowance, balance, an on-chain failure)
 //   end      waiting cannot fix it (no vault, a vault that does not match the plan): the end state now
-//   leave    the subscriber left (revoked allowance, cancelled vault): always canceled
+//   leave    the subscriber left (revoked allowance, cancelled vault; PullRejection.subscriberLeft
+//            and Problem.subscriberLeft say so, whatever the code): always canceled
 //   hold     nobody's failure or the merchant's (RPC down, fee above the cap, merchant trustline):
 //            not a try; the collector looks again later
 import type { FinalStatus } from '../subscriptions/status-machine.ts';
@@ -21,8 +22,6 @@ const KIND_BY_CODE: Record<string, FailureKind> = {
   too_early: 'try',
   vault_missing: 'end',
   vault_terms_mismatch: 'end',
-  allowance_revoked: 'leave',
-  vault_cancelled: 'leave',
 };
 
 /** Unknown and merchant-side codes hold: the collector never ends a subscription on a cause it cannot name. */

@@ -12,12 +12,19 @@ const LEDGER_SECONDS = 5;
 export interface Problem {
   code: string;
   message: string;
+  /** The subscriber left (revoked allowance, cancelled vault): dunning ends canceled. */
+  subscriberLeft?: boolean;
 }
 
 /** The cause a pull would fail with now, or undefined when it should go through. */
 export function preflightProblem(plan: PlanTerms, ins: Inspection, collectedBefore: boolean): Problem | undefined {
   const vault = ins.vault;
-  if (!vault) return { code: 'vault_missing', message: 'Vault does not exist: no vault entry for this subscriber and merchant (pre-flight)' };
+  if (!vault) {
+    const cancelled = ins.vaultCancelledAtLedger;
+    return cancelled
+      ? { code: 'vault_missing', message: `Vault does not exist: the subscriber cancelled it (cancel_vault in ledger ${cancelled}) (pre-flight)`, subscriberLeft: true }
+      : { code: 'vault_missing', message: 'Vault does not exist: no vault entry for this subscriber and merchant (pre-flight)' };
+  }
   const diff = differences(plan, vault);
   if (diff.length) return { code: 'vault_terms_mismatch', message: `Vault terms do not match the plan: ${diff.join('; ')}` };
   const amount = rawUnits(plan.tokenAmount) ?? 0n;
@@ -31,7 +38,7 @@ export function preflightProblem(plan: PlanTerms, ins: Inspection, collectedBefo
     return { code: 'allowance_expired', message: `Insufficient allowance: the allowance expired at ledger ${a.liveUntilLedger} (pre-flight)` };
   }
   if (a.amount === 0n && a.revoked) {
-    return { code: 'allowance_revoked', message: 'Insufficient allowance: the subscriber revoked the allowance (set to 0) (pre-flight)' };
+    return { code: 'allowance_revoked', message: 'Insufficient allowance: the subscriber revoked the allowance (set to 0) (pre-flight)', subscriberLeft: true };
   }
   if (a.amount < amount) return { code: 'insufficient_allowance', message: `Insufficient allowance: ${a.amount} approved, ${amount} needed (pre-flight)` };
   if (ins.balance !== undefined && ins.balance < amount) {

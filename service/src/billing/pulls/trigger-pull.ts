@@ -50,7 +50,8 @@ export interface TriggerPullDeps {
 const MAX_BUILDS = 4;
 
 export function rejectionToError(err: PullRejection): BillingError {
-  return new BillingError(err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED', err.message, { code: err.code });
+  // The rejection rides along as the cause: the collector reads what the answer does not show.
+  return new BillingError(err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED', err.message, { code: err.code }, { cause: err });
 }
 
 export function makeTriggerPull(deps: TriggerPullDeps) {

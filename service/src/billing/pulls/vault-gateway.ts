@@ -94,12 +94,15 @@ export class PullRejection extends Error {
    * a bid it would not take (TRY_AGAIN_LATER, txINSUFFICIENT_FEE), a time bound too close (txTOO_LATE).
    */
   readonly rebuild: boolean;
-  constructor(code: PullRejectionCode, message: string, options: { definitelyNotSent?: boolean; rebuild?: boolean } = {}) {
+  /** The subscriber left: it revoked the allowance or cancelled its vault (dunning cancels). */
+  readonly subscriberLeft: boolean;
+  constructor(code: PullRejectionCode, message: string, options: { definitelyNotSent?: boolean; rebuild?: boolean; subscriberLeft?: boolean } = {}) {
     super(message);
     this.name = 'PullRejection';
     this.code = code;
     this.definitelyNotSent = options.definitelyNotSent ?? true;
     this.rebuild = options.rebuild ?? false;
+    this.subscriberLeft = options.subscriberLeft ?? false;
   }
 }
 
@@ -116,6 +119,8 @@ export interface Inspection {
   /** The subscriber's allowance to the vault; null when no entry exists (only read when the vault does). */
   /** `revoked`: at 0 because the subscriber approved 0, not because it was spent down. */
   allowance?: { amount: bigint; liveUntilLedger: number; revoked: boolean } | null;
+  /** When the vault is missing: the ledger of its subscriber's cancel_vault, if the RPC still has it. */
+  vaultCancelledAtLedger?: number;
   /** The subscriber's balance of the vault's token; undefined when it could not be read. */
   balance?: bigint;
   latestLedger: number;
