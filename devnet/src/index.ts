@@ -71,8 +71,18 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     throw new Error(`vaultBuild must be one of ${VAULT_BUILDS.join(', ')}`);
   }
   const net = new Network(
-    { passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE, accounts: opts.accounts ?? 5, ledgerMs, retentionLedgers: opts.retentionLedgers, vaultBuild: opts.vaultBuild,
-      config: { minPersistentTtl: opts.minPersistentTtl, minTemporaryTtl: opts.minTemporaryTtl, ledgerMaxTxCount: opts.ledgerMaxTxCount } },
+    {
+      passphrase: opts.passphrase ?? DEFAULT_PASSPHRASE,
+      accounts: opts.accounts ?? 5,
+      ledgerMs,
+      retentionLedgers: opts.retentionLedgers,
+      vaultBuild: opts.vaultBuild,
+      config: {
+        minPersistentTtl: opts.minPersistentTtl,
+        minTemporaryTtl: opts.minTemporaryTtl,
+        ledgerMaxTxCount: opts.ledgerMaxTxCount,
+      },
+    },
     applyLedger,
   );
   const clock = new LedgerClock(net);

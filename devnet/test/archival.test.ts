@@ -6,9 +6,25 @@
 // temporary entry past its TTL is gone (an expired allowance reads like one never made).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Address, Operation, rpc, SorobanDataBuilder, TransactionBuilder, xdr, type Keypair,
+  Address,
+  Operation,
+  rpc,
+  SorobanDataBuilder,
+  TransactionBuilder,
+  xdr,
+  type Keypair,
 } from '@stellar/stellar-sdk';
-import { buildCall, closeLedger, control, kp, opResultCode, prepareAndSign, sendAndClose, startTestDevnet, type Ctx } from './support/devnet.ts';
+import {
+  buildCall,
+  closeLedger,
+  control,
+  kp,
+  opResultCode,
+  prepareAndSign,
+  sendAndClose,
+  startTestDevnet,
+  type Ctx,
+} from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 import { vaultKey } from '../src/contracts/vault-layout.ts';
 import { allowanceKey } from '../src/contracts/token.ts';
@@ -26,12 +42,16 @@ beforeAll(async () => {
 afterAll(() => ctx.devnet.close());
 
 const dataKey = (contract: string, key: xdr.ScVal, durability: 'persistent' | 'temporary') =>
-  xdr.LedgerKey.contractData(new xdr.LedgerKeyContractData({
-    contract: new Address(contract).toScAddress(),
-    key,
-    durability: durability === 'persistent' ? xdr.ContractDataDurability.persistent : xdr.ContractDataDurability.temporary,
-  }));
-const vaultLedgerKey = (user: Keypair, merchant: Keypair) => dataKey(vault, vaultKey(user.publicKey(), merchant.publicKey()), 'persistent');
+  xdr.LedgerKey.contractData(
+    new xdr.LedgerKeyContractData({
+      contract: new Address(contract).toScAddress(),
+      key,
+      durability:
+        durability === 'persistent' ? xdr.ContractDataDurability.persistent : xdr.ContractDataDurability.temporary,
+    }),
+  );
+const vaultLedgerKey = (user: Keypair, merchant: Keypair) =>
+  dataKey(vault, vaultKey(user.publicKey(), merchant.publicKey()), 'persistent');
 
 async function entry(key: xdr.LedgerKey) {
   const { entries } = await ctx.server.getLedgerEntries(key);
@@ -39,7 +59,8 @@ async function entry(key: xdr.LedgerKey) {
 }
 
 const dataOf = (tx: { toEnvelope(): xdr.TransactionEnvelope }) =>
-  xdr.expectUnionVariant(xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext, 'sorobanData').sorobanData;
+  xdr.expectUnionVariant(xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext, 'sorobanData')
+    .sorobanData;
 
 const advance = (count: number) => control<{ sequence: number; closeTime: number }>(ctx, 'advance-ledgers', { count });
 
@@ -50,8 +71,15 @@ describe('POST /control/advance-ledgers', () => {
     expect(after.sequence).toBe(before.sequence + 12);
     expect(after.closeTime).toBe(before.closeTime + 60);
     expect((await ctx.server.getLatestLedger()).sequence).toBe(after.sequence);
-    const config = await control<{ minPersistentTtl: number; minTemporaryTtl: number; maxEntryTtl: number }>(ctx, 'network-config');
-    expect([config.minPersistentTtl, config.minTemporaryTtl, config.maxEntryTtl]).toEqual([MIN_PERSISTENT, MIN_TEMPORARY, 3_110_400]);
+    const config = await control<{ minPersistentTtl: number; minTemporaryTtl: number; maxEntryTtl: number }>(
+      ctx,
+      'network-config',
+    );
+    expect([config.minPersistentTtl, config.minTemporaryTtl, config.maxEntryTtl]).toEqual([
+      MIN_PERSISTENT,
+      MIN_TEMPORARY,
+      3_110_400,
+    ]);
   });
 });
 
@@ -96,7 +124,9 @@ describe('persistent entries', () => {
     // A pull of the live vault, an interval later, declares no restore and costs less.
     await control(ctx, 'advance-time', { seconds: 61 });
     await closeLedger(ctx);
-    const liveSim = await ctx.server.simulateTransaction(await buildCall(ctx, merchant(), vault, 'pull_funds', pullArgs(user(), merchant())));
+    const liveSim = await ctx.server.simulateTransaction(
+      await buildCall(ctx, merchant(), vault, 'pull_funds', pullArgs(user(), merchant())),
+    );
     if (!rpc.Api.isSimulationSuccess(liveSim)) throw new Error(JSON.stringify(liveSim));
     expect(liveSim.transactionData.build().ext.type).toBe('v0');
     expect(BigInt(liveSim.minResourceFee)).toBeLessThan(data.resourceFee);
@@ -104,14 +134,22 @@ describe('persistent entries', () => {
   });
 
   it('an archived entry in the footprint that is not marked fails the invocation with ENTRY_ARCHIVED', async () => {
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, merchant(), vault, 'pull_funds', pullArgs(user(), merchant())));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, merchant(), vault, 'pull_funds', pullArgs(user(), merchant())),
+    );
     const data = dataOf(prepared);
-    const unmarked = new xdr.SorobanTransactionData({ ext: xdr.SorobanTransactionDataExt.v0(), resources: data.resources, resourceFee: data.resourceFee });
+    const unmarked = new xdr.SorobanTransactionData({
+      ext: xdr.SorobanTransactionDataExt.v0(),
+      resources: data.resources,
+      resourceFee: data.resourceFee,
+    });
     const tx = TransactionBuilder.cloneFrom(prepared, { fee: '100', sorobanData: unmarked }).build();
     tx.sign(merchant());
     const res = await sendAndClose(ctx, tx);
     expect(res.status).toBe('FAILED');
-    expect(opResultCode((res as rpc.Api.GetFailedTransactionResponse).resultXdr)).toBe('invokeHostFunctionEntryArchived');
+    expect(opResultCode((res as rpc.Api.GetFailedTransactionResponse).resultXdr)).toBe(
+      'invokeHostFunctionEntryArchived',
+    );
     expect((await entry(vaultLedgerKey(user(), merchant()))).liveUntilLedgerSeq).toBe(0);
   });
 
@@ -141,7 +179,10 @@ describe('persistent entries', () => {
       .setSorobanData(new SorobanDataBuilder().setReadOnly([vaultLedgerKey(user(), merchant())]).build())
       .setTimebounds(0, ctx.devnet.control.state().closeTime + 300)
       .build();
-    const res = (await sendAndClose(ctx, await prepareAndSign(ctx, extend, merchant()))) as rpc.Api.GetSuccessfulTransactionResponse;
+    const res = (await sendAndClose(
+      ctx,
+      await prepareAndSign(ctx, extend, merchant()),
+    )) as rpc.Api.GetSuccessfulTransactionResponse;
     expect(res.status).toBe('SUCCESS');
     expect((await entry(vaultLedgerKey(user(), merchant()))).liveUntilLedgerSeq).toBe(res.ledger + 500);
     const fees = xdr.expectUnionVariant(xdr.expectUnionVariant(res.resultMetaXdr, 'v4').v4.sorobanMeta!.ext, 'v1').v1;
@@ -159,8 +200,10 @@ describe('persistent entries', () => {
     const sent = await ctx.server.sendTransaction(await prepareAndSign(ctx, extend, merchant()));
     expect(sent.status).toBe('ERROR');
     const result = xdr.expectUnionVariant(sent.errorResult!.result, 'txFailed').results[0];
-    expect(xdr.expectUnionVariant(xdr.expectUnionVariant(result, 'opInner').tr, 'extendFootprintTtl').extendFootprintTtlResult.type)
-      .toBe('extendFootprintTtlMalformed');
+    expect(
+      xdr.expectUnionVariant(xdr.expectUnionVariant(result, 'opInner').tr, 'extendFootprintTtl')
+        .extendFootprintTtlResult.type,
+    ).toBe('extendFootprintTtlMalformed');
   });
 
   it('extending an archived entry needs it restored first: simulation answers a restorePreamble', async () => {
@@ -188,12 +231,18 @@ describe('temporary entries', () => {
     expect(live.liveUntilLedgerSeq).toBeGreaterThan(0);
     await advance(MIN_TEMPORARY + 3);
     expect(await entry(key)).toBeUndefined();
-    const sim = await ctx.server.simulateTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
+    const sim = await ctx.server.simulateTransaction(
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+    );
     expect(rpc.Api.isSimulationError(sim) && sim.error).toMatch(/Error\(Contract, #9\)/);
     // The same as a subscriber who never approved.
     const [never, merchant2] = [kp(ctx, 4), kp(ctx, 5)];
     await createVault(ctx, never, merchant2, { amount: 1000n, interval: 60n });
-    const neverSim = await ctx.server.simulateTransaction(await buildCall(ctx, merchant2, vault, 'pull_funds', pullArgs(never, merchant2)));
-    expect(rpc.Api.isSimulationError(neverSim) && neverSim.error.split('\n')[0]).toBe(rpc.Api.isSimulationError(sim) && sim.error.split('\n')[0]);
+    const neverSim = await ctx.server.simulateTransaction(
+      await buildCall(ctx, merchant2, vault, 'pull_funds', pullArgs(never, merchant2)),
+    );
+    expect(rpc.Api.isSimulationError(neverSim) && neverSim.error.split('\n')[0]).toBe(
+      rpc.Api.isSimulationError(sim) && sim.error.split('\n')[0],
+    );
   });
 });

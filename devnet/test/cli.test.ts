@@ -5,15 +5,28 @@ import { expect, it } from 'vitest';
 import { StrKey } from '@stellar/stellar-sdk';
 
 it('prints one JSON line with URLs, passphrase, contracts and accounts, and exits 0 on SIGTERM', async () => {
-  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '3'], {
-    cwd: new URL('..', import.meta.url).pathname,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '3'],
+    {
+      cwd: new URL('..', import.meta.url).pathname,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   while (!out.includes('\n')) await once(child.stdout, 'data');
   const info = JSON.parse(out.trim());
-  expect(Object.keys(info)).toEqual(['rpcUrl', 'controlUrl', 'passphrase', 'ledgerMs', 'vaultBuild', 'contracts', 'tokenAdmin', 'accounts']);
+  expect(Object.keys(info)).toEqual([
+    'rpcUrl',
+    'controlUrl',
+    'passphrase',
+    'ledgerMs',
+    'vaultBuild',
+    'contracts',
+    'tokenAdmin',
+    'accounts',
+  ]);
   expect(info.vaultBuild).toBe('deployed');
   expect(info.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   expect(info.controlUrl).toBe(`${info.rpcUrl}control`);
@@ -40,21 +53,30 @@ it('derives the same accounts and contract ids on every start', async () => {
 
 it('--retention-ledgers sets the window getHealth reports, and refuses 0', async () => {
   const cwd = new URL('..', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--retention-ledgers', '7'], {
-    cwd, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--retention-ledgers', '7'],
+    {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   while (!out.includes('\n')) await once(child.stdout, 'data');
   const info = JSON.parse(out.trim());
   const res = await fetch(info.rpcUrl, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
   });
   expect(((await res.json()) as { result: { ledgerRetentionWindow: number } }).result.ledgerRetentionWindow).toBe(7);
   child.kill('SIGTERM');
   await once(child, 'exit');
-  const bad = spawn(process.execPath, ['src/cli.ts', '--retention-ledgers', '0'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const bad = spawn(process.execPath, ['src/cli.ts', '--retention-ledgers', '0'], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   bad.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const [code] = await once(bad, 'exit');
@@ -64,9 +86,14 @@ it('--retention-ledgers sets the window getHealth reports, and refuses 0', async
 
 it('--vault-build extended runs the extended vault (same id, other code), and refuses an unknown build', async () => {
   const cwd = new URL('..', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--vault-build', 'extended'], {
-    cwd, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['src/cli.ts', '--json', '--port', '0', '--ledger-ms', '0', '--accounts', '1', '--vault-build', 'extended'],
+    {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   while (!out.includes('\n')) await once(child.stdout, 'data');
@@ -78,7 +105,10 @@ it('--vault-build extended runs the extended vault (same id, other code), and re
   await deployed.close();
   child.kill('SIGTERM');
   await once(child, 'exit');
-  const bad = spawn(process.execPath, ['src/cli.ts', '--vault-build', 'v2'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const bad = spawn(process.execPath, ['src/cli.ts', '--vault-build', 'v2'], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   bad.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const [code] = await once(bad, 'exit');

@@ -3,7 +3,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair, rpc, scValToNative } from '@stellar/stellar-sdk';
 import { startDevnet } from '../src/index.ts';
-import { addr, buildCall, closeLedger, control, kp, opResultCode, prepareAndSign, startTestDevnet, view, type Ctx } from './support/devnet.ts';
+import {
+  addr,
+  buildCall,
+  closeLedger,
+  control,
+  kp,
+  opResultCode,
+  prepareAndSign,
+  startTestDevnet,
+  view,
+  type Ctx,
+} from './support/devnet.ts';
 
 let ctx: Ctx;
 let token: string;

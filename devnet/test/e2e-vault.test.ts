@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.devnet.close());
 
-const balance = async (who: string) => scValToNative(await view(ctx, ctx.devnet.contracts.token, 'balance', [addr(who)]));
+const balance = async (who: string) =>
+  scValToNative(await view(ctx, ctx.devnet.contracts.token, 'balance', [addr(who)]));
 
 describe('vault pull flow', () => {
   it('getAccount reads a funded account', async () => {
@@ -32,7 +33,9 @@ describe('vault pull flow', () => {
     const user = kp(ctx, 0);
     const merchant = kp(ctx, 1);
     await fundAndApprove(ctx, user, 1_000_000_000n, 500_000_000n);
-    expect(scValToNative(await view(ctx, ctx.devnet.contracts.token, 'allowance', [addr(user.publicKey()), addr(vault)]))).toBe(500_000_000n);
+    expect(
+      scValToNative(await view(ctx, ctx.devnet.contracts.token, 'allowance', [addr(user.publicKey()), addr(vault)])),
+    ).toBe(500_000_000n);
     await createVault(ctx, user, merchant, { amount: 100_000_000n, interval: 3600n });
 
     const res = await invokeOk(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant));
@@ -43,7 +46,9 @@ describe('vault pull flow', () => {
     expect(await balance(user.publicKey())).toBe(900_000_000n);
     expect(await balance(merchant.publicKey())).toBe(100_000_000n);
 
-    const early = await ctx.server.simulateTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
+    const early = await ctx.server.simulateTransaction(
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+    );
     expect(rpc.Api.isSimulationError(early) && early.error).toMatch(/^HostError: Error\(WasmVm, InvalidAction\)\n/);
 
     await control(ctx, 'advance-time', { seconds: 3600 });
@@ -91,7 +96,13 @@ describe('vault pull flow', () => {
     const { vault } = ctx.devnet.contracts;
     const res = await ctx.server.getEvents({
       startLedger: 1,
-      filters: [{ type: 'contract', contractIds: [vault], topics: [[xdr.ScVal.scvSymbol('funds_pulled').toXdr('base64'), '*', '*']] }],
+      filters: [
+        {
+          type: 'contract',
+          contractIds: [vault],
+          topics: [[xdr.ScVal.scvSymbol('funds_pulled').toXdr('base64'), '*', '*']],
+        },
+      ],
     });
     expect(res.events).toHaveLength(2);
     expect(res.events[0].contractId?.contractId()).toBe(vault);

@@ -4,8 +4,25 @@
 // with feeBump true, the fee source pays, the inner source's sequence is used, results wrap the
 // inner one (txFEE_BUMP_INNER_SUCCESS / _FAILED), and the refusals name the outer or inner problem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeeBumpTransaction, Keypair, rpc, scValToNative, Transaction, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
-import { addr, buildCall, closeLedger, control, kp, prepareAndSign, startTestDevnet, type Ctx } from './support/devnet.ts';
+import {
+  FeeBumpTransaction,
+  Keypair,
+  rpc,
+  scValToNative,
+  Transaction,
+  TransactionBuilder,
+  xdr,
+} from '@stellar/stellar-sdk';
+import {
+  addr,
+  buildCall,
+  closeLedger,
+  control,
+  kp,
+  prepareAndSign,
+  startTestDevnet,
+  type Ctx,
+} from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
 let ctx: Ctx;
@@ -26,26 +43,31 @@ function bump(inner: Transaction, payer: Keypair, baseFee = 100): FeeBumpTransac
 /** A fee bump with an explicit outer fee (the SDK builder refuses bids it knows core refuses). */
 function bumpWithFee(inner: Transaction, payer: Keypair, fee: bigint): FeeBumpTransaction {
   const innerEnv = xdr.expectUnionVariant(inner.toEnvelope(), 'envelopeTypeTx').v1;
-  const env = xdr.TransactionEnvelope.envelopeTypeTxFeeBump(new xdr.FeeBumpTransactionEnvelope({
-    tx: new xdr.FeeBumpTransaction({
-      feeSource: payer.xdrMuxedAccount(),
-      fee,
-      innerTx: xdr.FeeBumpTransactionInnerTx.envelopeTypeTx(innerEnv),
-      ext: xdr.FeeBumpTransactionExt.v0(),
+  const env = xdr.TransactionEnvelope.envelopeTypeTxFeeBump(
+    new xdr.FeeBumpTransactionEnvelope({
+      tx: new xdr.FeeBumpTransaction({
+        feeSource: payer.xdrMuxedAccount(),
+        fee,
+        innerTx: xdr.FeeBumpTransactionInnerTx.envelopeTypeTx(innerEnv),
+        ext: xdr.FeeBumpTransactionExt.v0(),
+      }),
+      signatures: [],
     }),
-    signatures: [],
-  }));
+  );
   const fb = new FeeBumpTransaction(env, ctx.devnet.passphrase);
   fb.sign(payer);
   return fb;
 }
 
 const xlm = async (who: Keypair) => {
-  const { entries } = await ctx.server.getLedgerEntries(xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: who.xdrAccountId() })));
+  const { entries } = await ctx.server.getLedgerEntries(
+    xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: who.xdrAccountId() })),
+  );
   return xdr.expectUnionVariant(entries[0].val, 'account').account.balance;
 };
 const resourceFeeOf = (tx: Transaction) =>
-  xdr.expectUnionVariant(xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext, 'sorobanData').sorobanData.resourceFee;
+  xdr.expectUnionVariant(xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext, 'sorobanData').sorobanData
+    .resourceFee;
 
 describe('a fee-bumped pull', () => {
   it('is answered with the outer hash, found by both hashes with feeBump true, paid by the fee source', async () => {
@@ -53,7 +75,11 @@ describe('a fee-bumped pull', () => {
     const { vault } = ctx.devnet.contracts;
     await fundAndApprove(ctx, user, 1_000_000n, 1_000_000n);
     await createVault(ctx, user, merchant, { amount: 1000n, interval: 60n });
-    const inner = await prepareAndSign(ctx, await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)), merchant);
+    const inner = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+      merchant,
+    );
     const outer = bump(inner, payer, 300);
     const [merchantXlm, payerXlm] = [await xlm(merchant), await xlm(payer)];
     const seq = (await ctx.server.getAccount(merchant.publicKey())).sequenceNumber();
@@ -86,27 +112,44 @@ describe('a fee-bumped pull', () => {
     expect(await xlm(merchant)).toBe(merchantXlm);
     expect((await ctx.server.getAccount(merchant.publicKey())).sequenceNumber()).toBe((BigInt(seq) + 1n).toString());
     // Inclusion fee charged at the base fee: 100 per operation, 2 operations.
-    const fees = xdr.expectUnionVariant(xdr.expectUnionVariant(byOuter.resultMetaXdr, 'v4').v4.sorobanMeta!.ext, 'v1').v1;
-    expect(result.feeCharged - fees.totalNonRefundableResourceFeeCharged - fees.totalRefundableResourceFeeCharged).toBe(200n);
+    const fees = xdr.expectUnionVariant(
+      xdr.expectUnionVariant(byOuter.resultMetaXdr, 'v4').v4.sorobanMeta!.ext,
+      'v1',
+    ).v1;
+    expect(result.feeCharged - fees.totalNonRefundableResourceFeeCharged - fees.totalRefundableResourceFeeCharged).toBe(
+      200n,
+    );
     // The `fee` events name the fee source.
     const feeEvents = byOuter.events.transactionEventsXdr.map((e) => scValToNative(e.event.body.v0.topics[1]));
     expect(feeEvents).toEqual([payer.publicKey(), payer.publicKey()]);
 
     // getEvents and the ledger's transaction set carry the fee bump under its outer hash.
-    const events = await ctx.server.getEvents({ startLedger: closed.sequence, filters: [{ type: 'contract', contractIds: [vault] }] });
+    const events = await ctx.server.getEvents({
+      startLedger: closed.sequence,
+      filters: [{ type: 'contract', contractIds: [vault] }],
+    });
     expect(events.events.map((e) => e.txHash)).toEqual([hex(outer)]);
     const { ledgers } = await ctx.server.getLedgers({ startLedger: closed.sequence, pagination: { limit: 1 } });
     const meta = xdr.expectUnionVariant(ledgers[0].metadataXdr, 'v2').v2;
     expect(Buffer.from(meta.txProcessing[0].result.transactionHash.value).toString('hex')).toBe(hex(outer));
-    const stage = xdr.expectUnionVariant(xdr.expectUnionVariant(meta.txSet, 'v1TxSet').v1TxSet.phases[1], 'parallelTxsComponent');
+    const stage = xdr.expectUnionVariant(
+      xdr.expectUnionVariant(meta.txSet, 'v1TxSet').v1TxSet.phases[1],
+      'parallelTxsComponent',
+    );
     expect(stage.parallelTxsComponent.executionStages[0][0][0].type).toBe('envelopeTypeTxFeeBump');
-    const listed = (await control<{ hash: string; feeBump?: { feeSource: string; innerHash: string } }[]>(ctx, 'transactions')).find((t) => t.hash === hex(outer));
+    const listed = (
+      await control<{ hash: string; feeBump?: { feeSource: string; innerHash: string } }[]>(ctx, 'transactions')
+    ).find((t) => t.hash === hex(outer));
     expect(listed?.feeBump).toEqual({ feeSource: payer.publicKey(), innerHash: hex(inner) });
   });
 
   it('an inner transaction that fails on chain is txFEE_BUMP_INNER_FAILED, the fee source still charged', async () => {
     const [source, payer] = [kp(ctx, 3), kp(ctx, 4)];
-    const inner = await prepareAndSign(ctx, await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]), source);
+    const inner = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]),
+      source,
+    );
     await control(ctx, 'faults', { kind: 'fail-next' });
     const outer = bump(inner, payer);
     const before = await xlm(payer);
@@ -125,7 +168,11 @@ describe('a fee-bumped pull', () => {
 describe('fee-bump refusals', () => {
   it('outer fee under the base fee for inner operations + 1, or below the inner rate: txINSUFFICIENT_FEE', async () => {
     const [source, payer] = [kp(ctx, 5), kp(ctx, 6)];
-    const inner = await prepareAndSign(ctx, await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())], { fee: 300 }), source);
+    const inner = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())], { fee: 300 }),
+      source,
+    );
     const resourceFee = resourceFeeOf(inner);
     const under = await ctx.server.sendTransaction(bumpWithFee(inner, payer, resourceFee + 150n));
     expect(errorCode(under)).toBe('txInsufficientFee');
@@ -138,10 +185,15 @@ describe('fee-bump refusals', () => {
 
   it('protocol ≥ 23: an inner Soroban fee below its own resource fee is fine inside a fee bump', async () => {
     const [source, payer] = [kp(ctx, 7), kp(ctx, 6)];
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]),
+    );
     const v1 = xdr.expectUnionVariant(prepared.toEnvelope(), 'envelopeTypeTx').v1;
     const starvedTx = new xdr.Transaction({ ...v1.tx, fee: 1 });
-    const starved = new Transaction(xdr.TransactionEnvelope.envelopeTypeTx(new xdr.TransactionV1Envelope({ tx: starvedTx, signatures: [] })), ctx.devnet.passphrase);
+    const starved = new Transaction(
+      xdr.TransactionEnvelope.envelopeTypeTx(new xdr.TransactionV1Envelope({ tx: starvedTx, signatures: [] })),
+      ctx.devnet.passphrase,
+    );
     starved.sign(source);
     // Alone it is refused: its resource fee is above its fee.
     expect(errorCode(await ctx.server.sendTransaction(starved))).toBe('txSorobanInvalid');
@@ -151,19 +203,29 @@ describe('fee-bump refusals', () => {
     expect((await ctx.server.getTransaction(hex(outer))).status).toBe('SUCCESS');
   });
 
-  it('the inner transaction\'s own problems are txFEE_BUMP_INNER_FAILED with the inner code; the fee source\'s signature is txBAD_AUTH', async () => {
+  it("the inner transaction's own problems are txFEE_BUMP_INNER_FAILED with the inner code; the fee source's signature is txBAD_AUTH", async () => {
     const [source, payer] = [kp(ctx, 5), kp(ctx, 6)];
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]),
+    );
     const v1 = xdr.expectUnionVariant(prepared.toEnvelope(), 'envelopeTypeTx').v1;
     const aheadTx = new xdr.Transaction({ ...v1.tx, seqNum: v1.tx.seqNum + 5n });
-    const tx = new Transaction(xdr.TransactionEnvelope.envelopeTypeTx(new xdr.TransactionV1Envelope({ tx: aheadTx, signatures: [] })), ctx.devnet.passphrase);
+    const tx = new Transaction(
+      xdr.TransactionEnvelope.envelopeTypeTx(new xdr.TransactionV1Envelope({ tx: aheadTx, signatures: [] })),
+      ctx.devnet.passphrase,
+    );
     tx.sign(source);
     const sent = await ctx.server.sendTransaction(bump(tx, payer));
     expect(errorCode(sent)).toBe('txFeeBumpInnerFailed');
-    const innerCode = xdr.expectUnionVariant(sent.errorResult!.result, 'txFeeBumpInnerFailed').innerResultPair.result.result.type;
+    const innerCode = xdr.expectUnionVariant(sent.errorResult!.result, 'txFeeBumpInnerFailed').innerResultPair.result
+      .result.type;
     expect(innerCode).toBe('txBadSeq');
 
-    const good = await prepareAndSign(ctx, await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]), source);
+    const good = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())]),
+      source,
+    );
     const unsigned = TransactionBuilder.buildFeeBumpTransaction(payer, '100', good, ctx.devnet.passphrase);
     unsigned.sign(Keypair.random());
     expect(errorCode(await ctx.server.sendTransaction(unsigned))).toBe('txBadAuth');

@@ -3,7 +3,16 @@
 // getFeeStats from the fees ledgers charged, the congestion control, replace-by-fee.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, TransactionBuilder, xdr, type Keypair, type Transaction } from '@stellar/stellar-sdk';
-import { addr, buildCall, closeLedger, control, kp, prepareAndSign, startTestDevnet, type Ctx } from './support/devnet.ts';
+import {
+  addr,
+  buildCall,
+  closeLedger,
+  control,
+  kp,
+  prepareAndSign,
+  startTestDevnet,
+  type Ctx,
+} from './support/devnet.ts';
 
 const errorCode = (sent: rpc.Api.SendTransactionResponse) => sent.errorResult?.result.type;
 const hex = (tx: { hash(): Uint8Array }) => Buffer.from(tx.hash()).toString('hex');
@@ -11,7 +20,9 @@ type Listed = { hash: string; status: string };
 
 /** A signed `balance` call of `source` bidding `fee` stroops of inclusion fee. */
 async function bid(ctx: Ctx, source: Keypair, fee: number): Promise<Transaction> {
-  const built = await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())], { fee });
+  const built = await buildCall(ctx, source, ctx.devnet.contracts.token, 'balance', [addr(source.publicKey())], {
+    fee,
+  });
   return prepareAndSign(ctx, built, source);
 }
 
@@ -53,7 +64,11 @@ describe('per-ledger limits and surge pricing (ledgerMaxTxCount 2)', () => {
   });
 
   it('a full ledger takes the highest bids, all paying the lowest included one; the rest waits', async () => {
-    const [low, high, mid] = await Promise.all([bid(ctx, kp(ctx, 0), 100), bid(ctx, kp(ctx, 1), 300), bid(ctx, kp(ctx, 2), 200)]);
+    const [low, high, mid] = await Promise.all([
+      bid(ctx, kp(ctx, 0), 100),
+      bid(ctx, kp(ctx, 1), 300),
+      bid(ctx, kp(ctx, 2), 200),
+    ]);
     for (const tx of [low, high, mid]) expect((await ctx.server.sendTransaction(tx)).status).toBe('PENDING');
     const first = await closeLedger(ctx);
     expect((await landed(ctx, high)).status).toBe('SUCCESS');
@@ -131,9 +146,13 @@ describe('POST /control/congestion', () => {
 
   it('keeps the queue full of higher bids: a low bid is refused, a higher one lands at the surge base fee', async () => {
     const before = ctx.devnet.control.state().sequence;
-    const armed = await control<{ fromLedger: number; toLedger: number; perLedger: number; fee: string; queued: number }>(
-      ctx, 'congestion', { ledgers: 3, fee: 1000 },
-    );
+    const armed = await control<{
+      fromLedger: number;
+      toLedger: number;
+      perLedger: number;
+      fee: string;
+      queued: number;
+    }>(ctx, 'congestion', { ledgers: 3, fee: 1000 });
     expect(armed).toEqual({ fromLedger: before + 1, toLedger: before + 3, perLedger: 6, fee: '1000', queued: 6 });
     const low = await bid(ctx, kp(ctx, 0), 100);
     const refused = await ctx.server.sendTransaction(low);

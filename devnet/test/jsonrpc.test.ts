@@ -27,7 +27,10 @@ const call = (method: string, params?: unknown) =>
 
 describe('JSON-RPC envelope', () => {
   it('answers errors with HTTP 200 and {code, message}, echoing the id', async () => {
-    expect(await call('nope')).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method not found' } } });
+    expect(await call('nope')).toEqual({
+      status: 200,
+      json: { jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'method not found' } },
+    });
     expect((await raw('{not json')).json.error?.code).toBe(-32700);
     expect((await raw(JSON.stringify({ id: 1, method: 'getHealth' }))).json.error?.code).toBe(-32600);
     expect((await call('getLedgerEntries', ['x'])).json.error?.code).toBe(-32602);
@@ -44,13 +47,25 @@ describe('JSON-RPC envelope', () => {
   });
 
   it('validates method params like stellar-rpc', async () => {
-    expect((await call('getTransaction', { hash: 'abc' })).json.error).toEqual({ code: -32602, message: 'unexpected hash length (3)' });
+    expect((await call('getTransaction', { hash: 'abc' })).json.error).toEqual({
+      code: -32602,
+      message: 'unexpected hash length (3)',
+    });
     expect((await call('getTransaction', { hash: 'z'.repeat(64) })).json.error?.code).toBe(-32602);
-    expect((await call('sendTransaction', { transaction: 'AAAA' })).json.error).toEqual({ code: -32602, message: 'invalid_xdr' });
-    expect((await call('getLedgerEntries', { keys: ['!!'] })).json.error?.message).toBe('cannot unmarshal key value !! at index 0');
+    expect((await call('sendTransaction', { transaction: 'AAAA' })).json.error).toEqual({
+      code: -32602,
+      message: 'invalid_xdr',
+    });
+    expect((await call('getLedgerEntries', { keys: ['!!'] })).json.error?.message).toBe(
+      'cannot unmarshal key value !! at index 0',
+    );
     const ttlKey = xdr.LedgerKey.ttl(new xdr.LedgerKeyTtl({ keyHash: hash(Buffer.from('x')) })).toXdr('base64');
-    expect((await call('getLedgerEntries', { keys: [ttlKey] })).json.error?.message).toBe('ledger ttl entries cannot be queried directly');
-    expect((await call('getLedgerEntries', { keys: Array(201).fill(ttlKey) })).json.error?.message).toBe('key count (201) exceeds maximum supported (200)');
+    expect((await call('getLedgerEntries', { keys: [ttlKey] })).json.error?.message).toBe(
+      'ledger ttl entries cannot be queried directly',
+    );
+    expect((await call('getLedgerEntries', { keys: Array(201).fill(ttlKey) })).json.error?.message).toBe(
+      'key count (201) exceeds maximum supported (200)',
+    );
     expect((await call('getEvents', {})).json.error?.code).toBe(-32602);
   });
 
@@ -72,9 +87,13 @@ describe('read methods', () => {
   });
 
   it('getLedgerEntries keeps request order, omits missing keys, has no TTL for accounts', async () => {
-    const key = (g: string) => xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(g).xdrAccountId() })).toXdr('base64');
+    const key = (g: string) =>
+      xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(g).xdrAccountId() })).toXdr(
+        'base64',
+      );
     const [a, b] = [kp(ctx, 1).publicKey(), kp(ctx, 0).publicKey()];
-    const { result } = (await call('getLedgerEntries', { keys: [key(a), key(Keypair.random().publicKey()), key(b)] })).json;
+    const { result } = (await call('getLedgerEntries', { keys: [key(a), key(Keypair.random().publicKey()), key(b)] }))
+      .json;
     expect(result.entries.map((e: { key: string }) => e.key)).toEqual([key(a), key(b)]);
     expect(result.entries[0].liveUntilLedgerSeq).toBeUndefined();
     const data = xdr.LedgerEntryData.fromXdr(result.entries[0].xdr, 'base64');

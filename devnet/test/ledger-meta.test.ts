@@ -51,10 +51,13 @@ describe('ledger meta', () => {
 
   it('simulating pull_funds shows the vault entry before and after (stateChanges)', async () => {
     const { vault } = ctx.devnet.contracts;
-    const sim = await ctx.server.simulateTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
+    const sim = await ctx.server.simulateTransaction(
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+    );
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error('simulation failed');
     const vaultChange = sim.stateChanges!.find(
-      (c) => c.key.type === 'contractData' && scValToNative(xdr.ScVal.scvAddress(c.key.contractData.contract)) === vault,
+      (c) =>
+        c.key.type === 'contractData' && scValToNative(xdr.ScVal.scvAddress(c.key.contractData.contract)) === vault,
     );
     expect(vaultChange).toBeDefined();
     const before = xdr.expectUnionVariant(vaultChange!.before!.data, 'contractData').contractData.val;
@@ -70,7 +73,11 @@ describe('ledger meta', () => {
 
   it('the ledger holding pull_funds carries its envelope, result, fee processing, seq bump, transfer event and refund', async () => {
     const { vault, token } = ctx.devnet.contracts;
-    const tx = await prepareAndSign(ctx, await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)), merchant);
+    const tx = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+      merchant,
+    );
     const sent = await ctx.server.sendTransaction(tx);
     const closed = await closeLedger(ctx);
     const res = (await ctx.server.getTransaction(sent.hash)) as rpc.Api.GetSuccessfulTransactionResponse;
@@ -81,8 +88,16 @@ describe('ledger meta', () => {
     const meta = xdr.expectUnionVariant(res.resultMetaXdr, 'v4').v4;
     const isTransfer = (e: xdr.ContractEvent) => scValToNative(e.body.v0.topics[0]) === 'transfer';
     const transfer = meta.operations[0].events.find(isTransfer)!;
-    expect(transfer.contractId && scValToNative(xdr.ScVal.scvAddress(xdr.ScAddress.scAddressTypeContract(transfer.contractId)))).toBe(token);
-    expect(transfer.body.v0.topics.map(scValToNative)).toEqual(['transfer', user.publicKey(), merchant.publicKey(), `USDC:${ctx.devnet.tokenAdmin.publicKey}`]);
+    expect(
+      transfer.contractId &&
+        scValToNative(xdr.ScVal.scvAddress(xdr.ScAddress.scAddressTypeContract(transfer.contractId))),
+    ).toBe(token);
+    expect(transfer.body.v0.topics.map(scValToNative)).toEqual([
+      'transfer',
+      user.publicKey(),
+      merchant.publicKey(),
+      `USDC:${ctx.devnet.tokenAdmin.publicKey}`,
+    ]);
     expect(transfer.body.v0.topics[3].type).toBe('scvString');
     expect(transfer.body.v0.data.type).toBe('scvI128');
     expect(scValToNative(transfer.body.v0.data)).toBe(250n);
@@ -93,11 +108,17 @@ describe('ledger meta', () => {
     const [pre, post] = meta.txChangesBefore.map(changedAccount);
     expect(post.seqNum).toBe(pre.seqNum + 1n);
     expect(post.seqNum).toBe(BigInt(tx.sequence));
-    const v3 = xdr.expectUnionVariant(xdr.expectUnionVariant(xdr.expectUnionVariant(post.ext, 'v1').v1.ext, 'v2').v2.ext, 'v3').v3;
+    const v3 = xdr.expectUnionVariant(
+      xdr.expectUnionVariant(xdr.expectUnionVariant(post.ext, 'v1').v1.ext, 'v2').v2.ext,
+      'v3',
+    ).v3;
     expect(v3.seqLedger).toBe(closed.sequence);
     expect(v3.seqTime).toBe(BigInt(closed.closeTime));
     // Fee events: the whole fee before all transactions, the refund after all of them.
-    expect(meta.events.map((e) => e.stage.name)).toEqual(['transactionEventStageBeforeAllTxs', 'transactionEventStageAfterAllTxs']);
+    expect(meta.events.map((e) => e.stage.name)).toEqual([
+      'transactionEventStageBeforeAllTxs',
+      'transactionEventStageAfterAllTxs',
+    ]);
 
     // The ledger: its tx set holds the envelope, its processing the same meta bytes.
     const latest = await ctx.server.getLatestLedger();
@@ -155,7 +176,8 @@ describe('retention window', () => {
       expect(gone.oldestLedger).toBe(inLedger.sequence + 1);
       expect(gone.latestLedger).toBe(last.sequence);
       const res = await fetch(d.rpcUrl, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getHealth' }),
       });
       const h = ((await res.json()) as { result: Record<string, unknown> }).result;

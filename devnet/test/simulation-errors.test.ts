@@ -40,7 +40,9 @@ describe('vault panics read as a Wasm trap with no panic text', () => {
     const [user, merchant] = [kp(ctx, 0), kp(ctx, 1)];
     await fundAndApprove(ctx, user, 1000n, 1000n);
     await createVault(ctx, user, merchant, { amount: 100n, interval: 86_400n });
-    const tx = await ctx.server.prepareTransaction(await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)));
+    const tx = await ctx.server.prepareTransaction(
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+    );
     tx.sign(merchant);
     expect((await ctx.server.sendTransaction(tx)).status).toBe('PENDING');
     await closeLedger(ctx);
@@ -48,7 +50,11 @@ describe('vault panics read as a Wasm trap with no panic text', () => {
     expect(lines(early.error)[0]).toBe('HostError: Error(WasmVm, InvalidAction)');
     expect(early.error).not.toMatch(/Too early/);
     const bad = (amount: bigint, interval: bigint) => [
-      addr(user.publicKey()), addr(kp(ctx, 2).publicKey()), addr(token), i128(amount), u64(interval),
+      addr(user.publicKey()),
+      addr(kp(ctx, 2).publicKey()),
+      addr(token),
+      i128(amount),
+      u64(interval),
     ];
     for (const args of [bad(0n, 60n), bad(-5n, 60n), bad(10n, 0n)]) {
       const sim = await simError(user, vault, 'create_vault', args);
@@ -117,6 +123,8 @@ describe('token errors', () => {
   it('prepareTransaction throws the whole error text', async () => {
     const [user, merchant] = [kp(ctx, 0), kp(ctx, 2)];
     const tx = await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant));
-    await expect(ctx.server.prepareTransaction(tx)).rejects.toThrow(/^HostError: Error\(WasmVm, InvalidAction\)\n\nEvent log/);
+    await expect(ctx.server.prepareTransaction(tx)).rejects.toThrow(
+      /^HostError: Error\(WasmVm, InvalidAction\)\n\nEvent log/,
+    );
   });
 });

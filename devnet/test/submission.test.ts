@@ -1,9 +1,29 @@
 // sendTransaction admission and inclusion rules through the SDK: signatures, sequence
 // numbers, one queued tx per source, fees, time bounds, footprint, state drift.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Account, Operation, rpc, SorobanDataBuilder, TransactionBuilder, xdr, type Keypair } from '@stellar/stellar-sdk';
 import {
-  addr, buildCall, closeLedger, control, i128, invokeOk, kp, opResultCode, prepareAndSign, sendAndClose, startTestDevnet, u32, type Ctx,
+  Account,
+  Operation,
+  rpc,
+  SorobanDataBuilder,
+  TransactionBuilder,
+  xdr,
+  type Keypair,
+} from '@stellar/stellar-sdk';
+import {
+  addr,
+  buildCall,
+  closeLedger,
+  control,
+  i128,
+  invokeOk,
+  kp,
+  opResultCode,
+  prepareAndSign,
+  sendAndClose,
+  startTestDevnet,
+  u32,
+  type Ctx,
 } from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
@@ -17,7 +37,8 @@ afterAll(() => ctx.devnet.close());
 
 const balanceCall = (who: Keypair) => [addr(who.publicKey())];
 const errorCode = (sent: rpc.Api.SendTransactionResponse) => sent.errorResult?.result.type;
-const opCode = (res: rpc.Api.GetTransactionResponse) => (res.status === 'FAILED' ? opResultCode(res.resultXdr) : undefined);
+const opCode = (res: rpc.Api.GetTransactionResponse) =>
+  res.status === 'FAILED' ? opResultCode(res.resultXdr) : undefined;
 /** The Soroban data of a prepared (v1-envelope) transaction. */
 const sorobanDataOf = (tx: { toEnvelope(): xdr.TransactionEnvelope }) => {
   const ext = xdr.expectUnionVariant(tx.toEnvelope(), 'envelopeTypeTx').v1.tx.ext;
@@ -28,7 +49,11 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
   it('a signature by another key is txBAD_AUTH, and nothing is consumed', async () => {
     const source = kp(ctx, 0);
     const before = await ctx.server.getAccount(source.publicKey());
-    const tx = await prepareAndSign(ctx, await buildCall(ctx, source, token, 'balance', balanceCall(source)), kp(ctx, 1));
+    const tx = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, source, token, 'balance', balanceCall(source)),
+      kp(ctx, 1),
+    );
     const sent = await ctx.server.sendTransaction(tx);
     expect(sent.status).toBe('ERROR');
     expect(errorCode(sent)).toBe('txBadAuth');
@@ -48,7 +73,9 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     const acc = await ctx.server.getAccount(source.publicKey());
     const ahead = new Account(source.publicKey(), (BigInt(acc.sequenceNumber()) + 5n).toString());
     const built = new TransactionBuilder(ahead, { fee: '100', networkPassphrase: ctx.devnet.passphrase })
-      .addOperation(Operation.invokeContractFunction({ contract: token, function: 'balance', args: balanceCall(source) }))
+      .addOperation(
+        Operation.invokeContractFunction({ contract: token, function: 'balance', args: balanceCall(source) }),
+      )
       .setTimeout(300)
       .build();
     const tx = await prepareAndSign(ctx, built, source);
@@ -60,7 +87,9 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
     const acc = await ctx.server.getAccount(source.publicKey());
     const build = () =>
       new TransactionBuilder(acc, { fee: '100', networkPassphrase: ctx.devnet.passphrase })
-        .addOperation(Operation.invokeContractFunction({ contract: token, function: 'balance', args: balanceCall(source) }))
+        .addOperation(
+          Operation.invokeContractFunction({ contract: token, function: 'balance', args: balanceCall(source) }),
+        )
         .setTimeout(300)
         .build();
     const first = await prepareAndSign(ctx, build(), source);
@@ -81,7 +110,9 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
 
   it('an inclusion fee under 100 stroops is txINSUFFICIENT_FEE', async () => {
     const source = kp(ctx, 2);
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, token, 'balance', balanceCall(source)));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, source, token, 'balance', balanceCall(source)),
+    );
     const data = sorobanDataOf(prepared);
     const cheap = TransactionBuilder.cloneFrom(prepared, { fee: '10', sorobanData: data }).build();
     cheap.sign(source);
@@ -90,7 +121,9 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
 
   it('a resource fee below the declared resources is txSOROBAN_INVALID', async () => {
     const source = kp(ctx, 2);
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, source, token, 'balance', balanceCall(source)));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, source, token, 'balance', balanceCall(source)),
+    );
     const data = new SorobanDataBuilder(sorobanDataOf(prepared)).setResourceFee(10).build();
     const tx = TransactionBuilder.cloneFrom(prepared, { fee: '100', sorobanData: data }).build();
     tx.sign(source);
@@ -100,25 +133,34 @@ describe('admission (sendTransaction ERROR / TRY_AGAIN_LATER / DUPLICATE)', () =
   it('a max time within the look-ahead is txTOO_LATE; a future min time is txTOO_EARLY', async () => {
     const source = kp(ctx, 2);
     const now = Math.floor(Date.now() / 1000);
-    const late = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime: now + 1 } });
+    const late = await buildCall(ctx, source, token, 'balance', balanceCall(source), {
+      timebounds: { minTime: 0, maxTime: now + 1 },
+    });
     expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, late, source)))).toBe('txTooLate');
-    const early = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: now + 600, maxTime: now + 900 } });
+    const early = await buildCall(ctx, source, token, 'balance', balanceCall(source), {
+      timebounds: { minTime: now + 600, maxTime: now + 900 },
+    });
     expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, early, source)))).toBe('txTooEarly');
   });
 
-  it('txTOO_LATE is judged on ledger close time with the 5 s network\'s 10 s look-ahead, whatever the ledger period', async () => {
+  it("txTOO_LATE is judged on ledger close time with the 5 s network's 10 s look-ahead, whatever the ledger period", async () => {
     const source = kp(ctx, 2);
     await closeLedger(ctx);
     const { closeTime } = ctx.devnet.control.state();
-    const at = (maxTime: number) => buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime } });
+    const at = (maxTime: number) =>
+      buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime } });
     // getUpperBoundCloseTimeOffset: 2 × 5 s + the seconds since the last close (0 or 1 here).
-    expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(closeTime + 9), source)))).toBe('txTooLate');
+    expect(
+      errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(closeTime + 9), source))),
+    ).toBe('txTooLate');
     // Ledger time moved ahead by a day: a bound from the wall clock is too late, one from the
     // latest close time is accepted.
     await control(ctx, 'advance-time', { seconds: 86_400 });
     const day = (await closeLedger(ctx)).closeTime;
     const wall = Math.floor(Date.now() / 1000) + 300;
-    expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(wall), source)))).toBe('txTooLate');
+    expect(errorCode(await ctx.server.sendTransaction(await prepareAndSign(ctx, await at(wall), source)))).toBe(
+      'txTooLate',
+    );
     const ok = await prepareAndSign(ctx, await at(day + 60), source);
     expect((await sendAndClose(ctx, ok)).status).toBe('SUCCESS');
   });
@@ -128,7 +170,9 @@ describe('inclusion', () => {
   it('a queued transaction whose max time comes within the look-ahead is dropped at the next ledger and banned', async () => {
     const source = kp(ctx, 3);
     const { closeTime } = ctx.devnet.control.state();
-    const built = await buildCall(ctx, source, token, 'balance', balanceCall(source), { timebounds: { minTime: 0, maxTime: closeTime + 30 } });
+    const built = await buildCall(ctx, source, token, 'balance', balanceCall(source), {
+      timebounds: { minTime: 0, maxTime: closeTime + 30 },
+    });
     const tx = await prepareAndSign(ctx, built, source);
     await control(ctx, 'faults', { kind: 'delay', ledgers: 5 });
     const sent = await ctx.server.sendTransaction(tx);
@@ -137,7 +181,9 @@ describe('inclusion', () => {
     // (HerderImpl::updateTransactionQueue → getInvalidTxListWithErrors) before it could be included.
     await control(ctx, 'advance-time', { seconds: 25 });
     await closeLedger(ctx);
-    const rec = (await control<{ hash: string; status: string }[]>(ctx, 'transactions')).find((t) => t.hash === sent.hash);
+    const rec = (await control<{ hash: string; status: string }[]>(ctx, 'transactions')).find(
+      (t) => t.hash === sent.hash,
+    );
     expect(rec?.status).toBe('expired');
     for (let i = 0; i < 5; i++) await closeLedger(ctx);
     expect((await ctx.server.getTransaction(sent.hash)).status).toBe('NOT_FOUND');
@@ -162,7 +208,9 @@ describe('inclusion', () => {
     expect(res.status).toBe('FAILED');
     expect(opCode(res)).toBe('invokeHostFunctionTrapped');
     const diag = (res as rpc.Api.GetFailedTransactionResponse).diagnosticEventsXdr ?? [];
-    const errorTopics = diag.map((d) => d.event.body.v0.topics).filter((t) => t[0]?.type === 'scvSymbol' && t[0].sym.toString() === 'error');
+    const errorTopics = diag
+      .map((d) => d.event.body.v0.topics)
+      .filter((t) => t[0]?.type === 'scvSymbol' && t[0].sym.toString() === 'error');
     expect(xdr.expectUnionVariant(errorTopics[0][1], 'scvError').error.type).toBe('sceStorage');
     const after = await ctx.server.getAccount(user.publicKey());
     expect(BigInt(after.sequenceNumber())).toBe(BigInt(before.sequenceNumber()) + 1n);
@@ -175,13 +223,19 @@ describe('inclusion', () => {
     const { vault } = ctx.devnet.contracts;
     await fundAndApprove(ctx, user, 1000n, 1000n);
     await createVault(ctx, user, merchant, { amount: 100n, interval: 60n });
-    const pull = await prepareAndSign(ctx, await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)), merchant);
+    const pull = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+      merchant,
+    );
     // The subscriber revokes the allowance in the meantime.
     await invokeOk(ctx, user, token, 'approve', [addr(user.publicKey()), addr(vault), i128(0), u32(0)]);
     const res = await sendAndClose(ctx, pull);
     expect(res.status).toBe('FAILED');
     expect(opCode(res)).toBe('invokeHostFunctionTrapped');
-    const tx = (await control<{ function: string; status: string }[]>(ctx, 'transactions')).filter((t) => t.function === 'pull_funds');
+    const tx = (await control<{ function: string; status: string }[]>(ctx, 'transactions')).filter(
+      (t) => t.function === 'pull_funds',
+    );
     expect(tx.at(-1)?.status).toBe('failed');
   });
 

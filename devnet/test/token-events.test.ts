@@ -20,10 +20,22 @@ it('transfer, and the issuer as sender (mint) or receiver (burn)', async () => {
   const issuer = Keypair.fromSecret(ctx.devnet.tokenAdmin.secret);
   const holder = kp(ctx, 0);
   await control(ctx, 'mint', { to: holder.publicKey(), amount: '1000' });
-  const t = await invokeOk(ctx, holder, token, 'transfer', [addr(holder.publicKey()), addr(kp(ctx, 1).publicKey()), i128(10)]);
+  const t = await invokeOk(ctx, holder, token, 'transfer', [
+    addr(holder.publicKey()),
+    addr(kp(ctx, 1).publicKey()),
+    i128(10),
+  ]);
   expect(topics(t)).toEqual([['transfer', holder.publicKey(), kp(ctx, 1).publicKey(), name, 10n]]);
-  const burn = await invokeOk(ctx, holder, token, 'transfer', [addr(holder.publicKey()), addr(issuer.publicKey()), i128(5)]);
+  const burn = await invokeOk(ctx, holder, token, 'transfer', [
+    addr(holder.publicKey()),
+    addr(issuer.publicKey()),
+    i128(5),
+  ]);
   expect(topics(burn)).toEqual([['burn', holder.publicKey(), name, 5n]]);
-  const mint = await invokeOk(ctx, issuer, token, 'transfer', [addr(issuer.publicKey()), addr(holder.publicKey()), i128(7)]);
+  const mint = await invokeOk(ctx, issuer, token, 'transfer', [
+    addr(issuer.publicKey()),
+    addr(holder.publicKey()),
+    i128(7),
+  ]);
   expect(topics(mint)).toEqual([['mint', holder.publicKey(), name, 7n]]);
 });

@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, xdr } from '@stellar/stellar-sdk';
 import type { TrafficTx } from '../src/index.ts';
-import { buildCall, closeLedger, control, invokeOk, kp, prepareAndSign, startTestDevnet, type Ctx } from './support/devnet.ts';
+import {
+  buildCall,
+  closeLedger,
+  control,
+  invokeOk,
+  kp,
+  prepareAndSign,
+  startTestDevnet,
+  type Ctx,
+} from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
 let ctx: Ctx;
@@ -24,7 +33,14 @@ describe('traffic', () => {
     const start = (await ctx.server.getLatestLedger()).sequence;
     const { transactions } = await control<{ transactions: TrafficTx[] }>(ctx, 'traffic', { count: 8 });
     expect(transactions.map((t) => t.credentials)).toEqual([
-      'sourceAccount', 'address', 'addressV2', 'addressWithDelegates', 'sourceAccount', 'address', 'addressV2', 'addressWithDelegates',
+      'sourceAccount',
+      'address',
+      'addressV2',
+      'addressWithDelegates',
+      'sourceAccount',
+      'address',
+      'addressV2',
+      'addressWithDelegates',
     ]);
     expect(transactions.map((t) => t.ledger)).toEqual([1, 1, 1, 1, 2, 2, 2, 2].map((n) => start + n));
     await closeLedger(ctx);
@@ -42,7 +58,10 @@ describe('traffic', () => {
       expect(res.ledger).toBe(t.ledger);
       expect(auth.map((a) => a.credentials.type)).toEqual([arms[t.credentials]]);
       if (t.credentials === 'addressWithDelegates') {
-        const creds = xdr.expectUnionVariant(auth[0].credentials, 'sorobanCredentialsAddressWithDelegates').addressWithDelegates;
+        const creds = xdr.expectUnionVariant(
+          auth[0].credentials,
+          'sorobanCredentialsAddressWithDelegates',
+        ).addressWithDelegates;
         expect(creds.delegates).toHaveLength(1);
         expect(t.from).toMatch(/^C/);
         // A custom account the devnet does not run: the authentication fails, the transaction is included.
@@ -66,7 +85,11 @@ describe('traffic', () => {
     await createVault(ctx, user, merchant, { amount: 100n, interval: 60n });
     const { transactions } = await control<{ transactions: TrafficTx[] }>(ctx, 'traffic', { count: 4, ledgers: 1 });
     await control(ctx, 'faults', { kind: 'fail-next' });
-    const pull = await prepareAndSign(ctx, await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)), merchant);
+    const pull = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+      merchant,
+    );
     const sent = await ctx.server.sendTransaction(pull);
     await closeLedger(ctx);
     expect((await ctx.server.getTransaction(sent.hash)).status).toBe('FAILED');

@@ -4,7 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Asset, Keypair, rpc, scValToNative, xdr, type Transaction } from '@stellar/stellar-sdk';
 import {
-  addr, buildCall, closeLedger, control, i128, invokeOk, kp, opResultCode, prepareAndSign, startTestDevnet, view, type Ctx,
+  addr,
+  buildCall,
+  closeLedger,
+  control,
+  i128,
+  invokeOk,
+  kp,
+  opResultCode,
+  prepareAndSign,
+  startTestDevnet,
+  view,
+  type Ctx,
 } from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
@@ -21,10 +32,19 @@ afterAll(() => ctx.devnet.close());
 
 const I64_MAX = 9223372036854775807n;
 
-type TrustlineAnswer = { account: string; asset: string; trustline: { balance: string; limit: string; flags: number; authorized: boolean } | null };
+type TrustlineAnswer = {
+  account: string;
+  asset: string;
+  trustline: { balance: string; limit: string; flags: number; authorized: boolean } | null;
+};
 
 const trustlineKey = (account: string) =>
-  xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId: Keypair.fromPublicKey(account).xdrAccountId(), asset: usdc.toTrustLineXDRObject() }));
+  xdr.LedgerKey.trustline(
+    new xdr.LedgerKeyTrustLine({
+      accountId: Keypair.fromPublicKey(account).xdrAccountId(),
+      asset: usdc.toTrustLineXDRObject(),
+    }),
+  );
 
 /** The holder's trustline as getLedgerEntries serves it (what the service reads). */
 async function trustline(account: string) {
@@ -36,7 +56,9 @@ async function trustline(account: string) {
 }
 
 async function subEntries(account: string): Promise<number> {
-  const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(account).xdrAccountId() }));
+  const key = xdr.LedgerKey.account(
+    new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(account).xdrAccountId() }),
+  );
   const res = await ctx.server.getLedgerEntries(key);
   return xdr.expectUnionVariant(res.entries[0].val, 'account').account.numSubEntries;
 }
@@ -81,7 +103,9 @@ describe('trustline entries', () => {
     const issuer = ctx.devnet.tokenAdmin.publicKey;
     expect(await trustline(issuer)).toBeUndefined();
     expect(scValToNative(await view(ctx, token, 'balance', [addr(issuer)]))).toBe(I64_MAX);
-    await expect(control(ctx, 'mint', { to: issuer, amount: '1' })).rejects.toThrow(/Error\(Contract, #2\) \\"operation invalid on issuer\\"/);
+    await expect(control(ctx, 'mint', { to: issuer, amount: '1' })).rejects.toThrow(
+      /Error\(Contract, #2\) \\"operation invalid on issuer\\"/,
+    );
   });
 
   it('a pull moves trustline balances, and the SAC changes are trustline entries in the meta', async () => {
@@ -107,10 +131,15 @@ describe('controls', () => {
     expect(await trustline(none.publicKey())).toBeUndefined();
     expect(await subEntries(none.publicKey())).toBe(0);
     const limited = Keypair.random();
-    const l = await control<{ trustline: { limit: string } }>(ctx, 'fund', { address: limited.publicKey(), limit: '500' });
+    const l = await control<{ trustline: { limit: string } }>(ctx, 'fund', {
+      address: limited.publicKey(),
+      limit: '500',
+    });
     expect(l.trustline.limit).toBe('500');
     expect((await trustline(limited.publicKey()))?.limit).toBe(500n);
-    await expect(control(ctx, 'fund', { address: limited.publicKey(), trustline: 'yes' })).rejects.toThrow(/trustline must be true or false/);
+    await expect(control(ctx, 'fund', { address: limited.publicKey(), trustline: 'yes' })).rejects.toThrow(
+      /trustline must be true or false/,
+    );
   });
 
   it('mint to a G account without trustline fails as the SAC does (#13)', async () => {
@@ -124,23 +153,37 @@ describe('controls', () => {
     const k = await newAccount({ trustline: false });
     const a = k.publicKey();
     const created = await control<TrustlineAnswer>(ctx, 'trustline', { account: a, limit: '1000' });
-    expect(created).toEqual({ account: a, asset: `USDC:${ctx.devnet.tokenAdmin.publicKey}`, trustline: { balance: '0', limit: '1000', flags: 1, authorized: true } });
+    expect(created).toEqual({
+      account: a,
+      asset: `USDC:${ctx.devnet.tokenAdmin.publicKey}`,
+      trustline: { balance: '0', limit: '1000', flags: 1, authorized: true },
+    });
     expect(await subEntries(a)).toBe(1);
     await control(ctx, 'mint', { to: a, amount: '600' });
     await expect(control(ctx, 'trustline', { account: a, limit: '599' })).rejects.toThrow(/CHANGE_TRUST_INVALID_LIMIT/);
-    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, limit: '600' })).trustline?.limit).toBe('600');
+    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, limit: '600' })).trustline?.limit).toBe(
+      '600',
+    );
     // Deauthorizing keeps AUTHORIZED_TO_MAINTAIN_LIABILITIES (balance.rs set_trustline_authorization).
-    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: false })).trustline?.flags).toBe(2);
+    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: false })).trustline?.flags).toBe(
+      2,
+    );
     expect(scValToNative(await view(ctx, token, 'authorized', [addr(a)]))).toBe(false);
-    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: true })).trustline?.flags).toBe(1);
+    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: true })).trustline?.flags).toBe(
+      1,
+    );
     await expect(control(ctx, 'trustline', { account: a, remove: true })).rejects.toThrow(/holds 600 units/);
     await invokeOk(ctx, k, token, 'transfer', [addr(a), addr(ctx.devnet.tokenAdmin.publicKey), i128(600)]);
     expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, remove: true })).trustline).toBeNull();
     expect(await trustline(a)).toBeUndefined();
     expect(await subEntries(a)).toBe(0);
     // Created unauthorized: no flags, as ChangeTrust under AUTH_REQUIRED.
-    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: false })).trustline?.flags).toBe(0);
-    await expect(control(ctx, 'trustline', { account: ctx.devnet.tokenAdmin.publicKey })).rejects.toThrow(/CHANGE_TRUST_SELF_NOT_ALLOWED/);
+    expect((await control<TrustlineAnswer>(ctx, 'trustline', { account: a, authorized: false })).trustline?.flags).toBe(
+      0,
+    );
+    await expect(control(ctx, 'trustline', { account: ctx.devnet.tokenAdmin.publicKey })).rejects.toThrow(
+      /CHANGE_TRUST_SELF_NOT_ALLOWED/,
+    );
     await expect(control(ctx, 'trustline', { account: Keypair.random().publicKey() })).rejects.toThrow(/fund it first/);
     await expect(control(ctx, 'trustline', { account: a, limit: '0' })).rejects.toThrow(/limit must be/);
   });
@@ -188,7 +231,9 @@ describe('SAC errors on either side of a pull, as balance.rs raises them', () =>
   it('subscriber short: #10 [0, new < 0, max] on the sending side', async () => {
     const { user, merchant } = await pullSetup({ balance: 30n, amount: 100n });
     const error = await simError(merchant, vault, 'pull_funds', pullArgs(user, merchant));
-    expect(tokenErrorLine(error)).toContain(`data:["resulting balance is not within the allowed range", 0, -70, ${I64_MAX}]`);
+    expect(tokenErrorLine(error)).toContain(
+      `data:["resulting balance is not within the allowed range", 0, -70, ${I64_MAX}]`,
+    );
   });
 
   it('merchant deauthorized: #11 "balance is deauthorized" with no argument', async () => {
@@ -204,17 +249,25 @@ describe('SAC errors on either side of a pull, as balance.rs raises them', () =>
     const merchant = await newAccount({ trustline: false });
     const { user } = await pullSetup({ merchant });
     await control(ctx, 'trustline', { account: user.publicKey(), authorized: false });
-    expect((await simError(merchant, vault, 'pull_funds', pullArgs(user, merchant))).split('\n')[0]).toBe('HostError: Error(Contract, #11)');
+    expect((await simError(merchant, vault, 'pull_funds', pullArgs(user, merchant))).split('\n')[0]).toBe(
+      'HostError: Error(Contract, #11)',
+    );
     // Allowance before balance: with no allowance left the subscriber's #9 comes first.
     await control(ctx, 'trustline', { account: user.publicKey(), authorized: true });
     await invokeOk(ctx, user, token, 'approve', [addr(user.publicKey()), addr(vault), i128(0), xdr.ScVal.scvU32(0)]);
-    expect((await simError(merchant, vault, 'pull_funds', pullArgs(user, merchant))).split('\n')[0]).toBe('HostError: Error(Contract, #9)');
+    expect((await simError(merchant, vault, 'pull_funds', pullArgs(user, merchant))).split('\n')[0]).toBe(
+      'HostError: Error(Contract, #9)',
+    );
   });
 
   it('a pull prepared while the merchant had a trustline fails on chain (#13 in the diagnostics) once it is gone', async () => {
     const merchant = await newAccount();
     const { user } = await pullSetup({ merchant });
-    const tx: Transaction = await prepareAndSign(ctx, await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)), merchant);
+    const tx: Transaction = await prepareAndSign(
+      ctx,
+      await buildCall(ctx, merchant, vault, 'pull_funds', pullArgs(user, merchant)),
+      merchant,
+    );
     await control(ctx, 'trustline', { account: merchant.publicKey(), remove: true });
     const sent = await ctx.server.sendTransaction(tx);
     expect(sent.status).toBe('PENDING');

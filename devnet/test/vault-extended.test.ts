@@ -6,7 +6,15 @@ import { Keypair, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
 import { startDevnet } from '../src/index.ts';
 import { calculateTtlParams } from '../src/contracts/vault.ts';
 import {
-  addr, buildCall, invokeOk, kp, prepareAndSign, sendAndClose, startTestDevnet, view, type Ctx,
+  addr,
+  buildCall,
+  invokeOk,
+  kp,
+  prepareAndSign,
+  sendAndClose,
+  startTestDevnet,
+  view,
+  type Ctx,
 } from './support/devnet.ts';
 import { createVault, fundAndApprove, pullArgs } from './support/vault.ts';
 
@@ -29,7 +37,8 @@ async function vaultLiveUntil(c: Ctx, user: Keypair, merchant: Keypair): Promise
     new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: addr(user.publicKey()) }),
   ]);
   try {
-    return (await c.server.getContractData(c.devnet.contracts.vault, key, rpc.Durability.Persistent)).liveUntilLedgerSeq;
+    return (await c.server.getContractData(c.devnet.contracts.vault, key, rpc.Durability.Persistent))
+      .liveUntilLedgerSeq;
   } catch {
     return undefined;
   }
@@ -55,12 +64,21 @@ describe('extended build', () => {
     const { vault, token } = ctx.devnet.contracts;
     await fundAndApprove(ctx, user, 1000n, 1000n);
     const res = await createVault(ctx, user, merchant, { amount: 100n, interval: 60n });
-    const events = res.events.contractEventsXdr[0].map((e) => [...e.body.v0.topics.map(scValToNative), scValToNative(e.body.v0.data)]);
+    const events = res.events.contractEventsXdr[0].map((e) => [
+      ...e.body.v0.topics.map(scValToNative),
+      scValToNative(e.body.v0.data),
+    ]);
     expect(events).toEqual([['vault_created', user.publicKey(), merchant.publicKey(), [token, 100n, 60n]]]);
     expect(await vaultLiveUntil(ctx, user, merchant)).toBe(res.ledger + 518_400);
     const found = await ctx.server.getEvents({
       startLedger: 1,
-      filters: [{ type: 'contract', contractIds: [vault], topics: [[sym('vault_created'), address(user.publicKey()), address(merchant.publicKey())]] }],
+      filters: [
+        {
+          type: 'contract',
+          contractIds: [vault],
+          topics: [[sym('vault_created'), address(user.publicKey()), address(merchant.publicKey())]],
+        },
+      ],
     });
     expect(found.events).toHaveLength(1);
   });
@@ -88,13 +106,23 @@ describe('extended build', () => {
     // What the service searches: exactly these three topics on the vault contract.
     const found = await ctx.server.getEvents({
       startLedger: 1,
-      filters: [{ type: 'contract', contractIds: [vault], topics: [[sym('vault_cancelled'), address(user.publicKey()), address(merchant.publicKey())]] }],
+      filters: [
+        {
+          type: 'contract',
+          contractIds: [vault],
+          topics: [[sym('vault_cancelled'), address(user.publicKey()), address(merchant.publicKey())]],
+        },
+      ],
     });
     expect(found.events).toHaveLength(1);
     expect(found.events[0].ledger).toBe(res.ledger);
 
-    expect(await simError(ctx, merchant, 'pull_funds', pullArgs(user, merchant))).toBe('HostError: Error(WasmVm, InvalidAction)');
-    expect(await simError(ctx, user, 'cancel_vault', pullArgs(user, merchant))).toBe('HostError: Error(WasmVm, InvalidAction)');
+    expect(await simError(ctx, merchant, 'pull_funds', pullArgs(user, merchant))).toBe(
+      'HostError: Error(WasmVm, InvalidAction)',
+    );
+    expect(await simError(ctx, user, 'cancel_vault', pullArgs(user, merchant))).toBe(
+      'HostError: Error(WasmVm, InvalidAction)',
+    );
   });
 
   it('only the user can cancel: the merchant signing for it fails authentication', async () => {
@@ -113,7 +141,10 @@ describe('extended build', () => {
   it('a vault can be created again after a cancel', async () => {
     const [user, merchant] = [kp(ctx, 0), kp(ctx, 1)];
     await createVault(ctx, user, merchant, { amount: 50n, interval: 120n });
-    expect(scValToNative(await view(ctx, ctx.devnet.contracts.vault, 'get_vault', pullArgs(user, merchant))).amount_per_interval).toBe(50n);
+    expect(
+      scValToNative(await view(ctx, ctx.devnet.contracts.vault, 'get_vault', pullArgs(user, merchant)))
+        .amount_per_interval,
+    ).toBe(50n);
   });
 });
 
@@ -124,6 +155,8 @@ describe('deployed build (default)', () => {
     const res = await createVault(deployed, user, merchant, { amount: 100n, interval: 60n });
     expect(res.events.contractEventsXdr[0] ?? []).toEqual([]);
     expect(await vaultLiveUntil(deployed, user, merchant)).toBeLessThan(res.ledger + 518_400);
-    expect(await simError(deployed, user, 'cancel_vault', pullArgs(user, merchant))).toMatch(/^HostError: Error\(WasmVm, /);
+    expect(await simError(deployed, user, 'cancel_vault', pullArgs(user, merchant))).toMatch(
+      /^HostError: Error\(WasmVm, /,
+    );
   });
 });

@@ -28,7 +28,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const upstream = await fetch(devnet.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const upstream = await fetch(devnet.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       const text = await upstream.text();
       const request = JSON.parse(body) as { method: string };
       const reply = JSON.parse(text) as { result?: unknown };
@@ -46,13 +50,23 @@ afterAll(async () => {
 });
 
 const post = async <T>(path: string, body: unknown = {}): Promise<T> => {
-  const res = await fetch(`${devnet.controlUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${devnet.controlUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 };
 
 /** build → prepare → sign → send → close a ledger → getTransaction, through the proxy. */
-async function run(source: Keypair, contract: string, fn: string, args: xdr.ScVal[], auth?: xdr.SorobanAuthorizationEntry[]) {
+async function run(
+  source: Keypair,
+  contract: string,
+  fn: string,
+  args: xdr.ScVal[],
+  auth?: xdr.SorobanAuthorizationEntry[],
+) {
   const tx = await ctx.server.prepareTransaction(await buildCall(ctx, source, contract, fn, args, { auth }));
   tx.sign(source);
   const sent = await ctx.server.sendTransaction(tx);
@@ -67,7 +81,11 @@ async function run(source: Keypair, contract: string, fn: string, args: xdr.ScVa
 const XDR_FIELDS: Record<string, Record<string, string>> = {
   getLatestLedger: { headerXdr: 'LedgerHeader', metadataXdr: 'LedgerCloseMeta' },
   getLedgers: { 'ledgers[].headerXdr': 'LedgerHeaderHistoryEntry', 'ledgers[].metadataXdr': 'LedgerCloseMeta' },
-  getLedgerEntries: { 'entries[].key': 'LedgerKey', 'entries[].xdr': 'LedgerEntryData', 'entries[].extXdr': 'LedgerEntryExt' },
+  getLedgerEntries: {
+    'entries[].key': 'LedgerKey',
+    'entries[].xdr': 'LedgerEntryData',
+    'entries[].extXdr': 'LedgerEntryExt',
+  },
   simulateTransaction: {
     transactionData: 'SorobanTransactionData',
     'results[].auth[]': 'SorobanAuthorizationEntry',
@@ -89,7 +107,8 @@ const XDR_FIELDS: Record<string, Record<string, string>> = {
   getEvents: { 'events[].topic[]': 'ScVal', 'events[].value': 'ScVal' },
 };
 /** String fields that are not XDR (anything else that looks like an XDR field fails the test). */
-const PLAIN = /^(id|hash|txHash|status|closeTime|createdAt|cursor|passphrase|version|commitHash|buildTimestamp|captiveCoreVersion|minResourceFee|error|type|contractId|ledgerClosedAt|ledgerCloseTime|latestLedgerCloseTime|oldestLedgerCloseTime|friendbotUrl|max|min|mode|p\d+|transactionCount)$/;
+const PLAIN =
+  /^(id|hash|txHash|status|closeTime|createdAt|cursor|passphrase|version|commitHash|buildTimestamp|captiveCoreVersion|minResourceFee|error|type|contractId|ledgerClosedAt|ledgerCloseTime|latestLedgerCloseTime|oldestLedgerCloseTime|friendbotUrl|max|min|mode|p\d+|transactionCount)$/;
 
 /** Every string leaf of an answer with its path: "a.b[].c". */
 function leaves(v: unknown, path = ''): { path: string; value: string }[] {
@@ -111,8 +130,19 @@ describe('independent XDR decoding (stellar-xdr via @stellar/stellar-xdr-json)',
     await post('mint', { to: user.publicKey(), amount: '1000000000' });
     const { vault, token } = devnet.contracts;
     const latest = await ctx.server.getLatestLedger();
-    await run(user, token, 'approve', [addr(user.publicKey()), addr(vault), i128(500_000_000n), u32(latest.sequence + 1000)]);
-    await run(user, vault, 'create_vault', [addr(user.publicKey()), addr(merchant.publicKey()), addr(token), i128(100_000_000n), u64(60n)]);
+    await run(user, token, 'approve', [
+      addr(user.publicKey()),
+      addr(vault),
+      i128(500_000_000n),
+      u32(latest.sequence + 1000),
+    ]);
+    await run(user, vault, 'create_vault', [
+      addr(user.publicKey()),
+      addr(merchant.publicKey()),
+      addr(token),
+      i128(100_000_000n),
+      u64(60n),
+    ]);
     ({ transactions: traffic } = await post<{ transactions: TrafficTx[] }>('traffic', { count: 8 }));
     const pulled = await run(merchant, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())]);
     pullJson = decode('TransactionMeta', pulled.resultMetaXdr.toXdr('base64'));
@@ -121,22 +151,38 @@ describe('independent XDR decoding (stellar-xdr via @stellar/stellar-xdr-json)',
     // A channel account pulls the next cycle with the merchant's ADDRESS_V2 entry.
     await post('advance-time', { seconds: 60 });
     await post('close-ledger');
-    const sim = await ctx.server.simulateTransaction(await buildCall(ctx, channel, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())]));
+    const sim = await ctx.server.simulateTransaction(
+      await buildCall(ctx, channel, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())]),
+    );
     if (!rpc.Api.isSimulationSuccess(sim)) throw new Error('simulation failed');
-    const signed = await authorizeEntry(sim.result!.auth[0], merchant, (await ctx.server.getLatestLedger()).sequence + 50, devnet.passphrase);
+    const signed = await authorizeEntry(
+      sim.result!.auth[0],
+      merchant,
+      (await ctx.server.getLatestLedger()).sequence + 50,
+      devnet.passphrase,
+    );
     expect(signed.credentials.type).toBe('sorobanCredentialsAddressV2');
     await run(channel, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())], [signed]);
 
     // Reads, a refusal, an error simulation, events and older ledgers.
     await ctx.server.getAccount(user.publicKey());
-    await ctx.server.getContractData(vault, xdr.ScVal.scvMap([
-      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('merchant'), val: addr(merchant.publicKey()) }),
-      new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: addr(user.publicKey()) }),
-    ]), rpc.Durability.Persistent);
-    const stale = await buildCall(ctx, merchant, vault, 'pull_funds', [addr(user.publicKey()), addr(merchant.publicKey())]);
+    await ctx.server.getContractData(
+      vault,
+      xdr.ScVal.scvMap([
+        new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('merchant'), val: addr(merchant.publicKey()) }),
+        new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('user'), val: addr(user.publicKey()) }),
+      ]),
+      rpc.Durability.Persistent,
+    );
+    const stale = await buildCall(ctx, merchant, vault, 'pull_funds', [
+      addr(user.publicKey()),
+      addr(merchant.publicKey()),
+    ]);
     const early = await ctx.server.simulateTransaction(stale);
     expect(rpc.Api.isSimulationError(early)).toBe(true);
-    const prepared = await ctx.server.prepareTransaction(await buildCall(ctx, merchant, token, 'balance', [addr(merchant.publicKey())]));
+    const prepared = await ctx.server.prepareTransaction(
+      await buildCall(ctx, merchant, token, 'balance', [addr(merchant.publicKey())]),
+    );
     prepared.sign(user);
     expect((await ctx.server.sendTransaction(prepared)).status).toBe('ERROR');
     await ctx.server.getEvents({ startLedger: 1, filters: [{ contractIds: [token] }] });
@@ -157,10 +203,13 @@ describe('independent XDR decoding (stellar-xdr via @stellar/stellar-xdr-json)',
       for (const { path, value } of leaves(result)) {
         const type = fields[path];
         if (!type) {
-          expect(PLAIN.test(path.split('.').at(-1)!.replace(/\[\]$/, '')), `${method} ${path} is neither XDR nor plain`).toBe(true);
+          expect(
+            PLAIN.test(path.split('.').at(-1)!.replace(/\[\]$/, '')),
+            `${method} ${path} is neither XDR nor plain`,
+          ).toBe(true);
           continue;
         }
-        if (value === '' ) continue;
+        if (value === '') continue;
         const json = decode(type, value);
         expect(encode(type, json), `${method} ${path} (${type}) round trip`).toBe(value);
         seen.set(`${method} ${path}`, (seen.get(`${method} ${path}`) ?? 0) + 1);
@@ -178,17 +227,33 @@ describe('independent XDR decoding (stellar-xdr via @stellar/stellar-xdr-json)',
   });
 
   it('the independent decoder sees protocol 27, every credential arm and the transfer event', () => {
-    const metas = captured.filter((c) => c.method === 'getLedgers').flatMap((c) => (c.result as { ledgers: { metadataXdr: string }[] }).ledgers);
+    const metas = captured
+      .filter((c) => c.method === 'getLedgers')
+      .flatMap((c) => (c.result as { ledgers: { metadataXdr: string }[] }).ledgers);
     const json = metas.map((l) => decode('LedgerCloseMeta', l.metadataXdr)).join('\n');
     expect(json).toContain('"ledger_version":27');
-    for (const arm of ['"source_account"', '"address":{', '"address_v2":{', '"address_with_delegates":{', '"execution_stages":[[[{', '"tx_changes_before":[{"state"', '"post_tx_apply_fee_processing":[{"state"']) {
+    for (const arm of [
+      '"source_account"',
+      '"address":{',
+      '"address_v2":{',
+      '"address_with_delegates":{',
+      '"execution_stages":[[[{',
+      '"tx_changes_before":[{"state"',
+      '"post_tx_apply_fee_processing":[{"state"',
+    ]) {
       expect(json, arm).toContain(arm);
     }
-    const meta = JSON.parse(pullJson) as { v4: { operations: { events: { body: { v0: { topics: unknown[]; data: unknown } } }[] }[] } };
-    const transfer = meta.v4.operations[0].events.find((e) => JSON.stringify(e.body.v0.topics[0]) === '{"symbol":"transfer"}')!;
+    const meta = JSON.parse(pullJson) as {
+      v4: { operations: { events: { body: { v0: { topics: unknown[]; data: unknown } } }[] }[] };
+    };
+    const transfer = meta.v4.operations[0].events.find(
+      (e) => JSON.stringify(e.body.v0.topics[0]) === '{"symbol":"transfer"}',
+    )!;
     expect(transfer.body.v0.topics).toHaveLength(4);
     expect(JSON.stringify(transfer.body.v0.topics[3])).toMatch(/^\{"string":"USDC:G[A-Z2-7]{55}"\}$/);
     expect(transfer.body.v0.data).toEqual({ i128: '100000000' });
-    expect(scValToNative(xdr.ScVal.fromXdr(encode('ScVal', JSON.stringify(transfer.body.v0.data)), 'base64'))).toBe(100_000_000n);
+    expect(scValToNative(xdr.ScVal.fromXdr(encode('ScVal', JSON.stringify(transfer.body.v0.data)), 'base64'))).toBe(
+      100_000_000n,
+    );
   });
 });

@@ -17,7 +17,9 @@ import { sendInvoke } from '../test/support/subscriber.ts';
 import { writeSection } from './report.ts';
 
 const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
-const { values } = parseArgs({ options: { subs: { type: 'string', default: '1000' }, merchants: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { subs: { type: 'string', default: '1000' }, merchants: { type: 'string', default: '100' } },
+});
 const SUBS = Number(values.subs);
 const MERCHANTS = Number(values.merchants);
 const LEDGER_MS = 5000;
@@ -28,7 +30,10 @@ const ADMIN = `bench-operator-${'k'.repeat(32)}`;
 async function call(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as Record<string, any>;
@@ -37,8 +42,13 @@ async function call(base: string, method: string, path: string, body?: unknown) 
 }
 
 /** Sends every call at once (other sources share a ledger) and waits until each is included. */
-async function inOneGo(devnet: Devnet, calls: { signer: Keypair; contract: string; fn: string; args: ReturnType<typeof nativeToScVal>[] }[]) {
-  const hashes = await Promise.all(calls.map((c) => sendInvoke(devnet, c.signer, c.contract, c.fn, c.args).then((r) => r.hash)));
+async function inOneGo(
+  devnet: Devnet,
+  calls: { signer: Keypair; contract: string; fn: string; args: ReturnType<typeof nativeToScVal>[] }[],
+) {
+  const hashes = await Promise.all(
+    calls.map((c) => sendInvoke(devnet, c.signer, c.contract, c.fn, c.args).then((r) => r.hash)),
+  );
   const want = new Set(hashes);
   for (;;) {
     const done = (await devnet.transactions()).filter((tx) => want.has(tx.hash) && tx.status !== 'queued');
@@ -61,18 +71,55 @@ async function setUp(devnet: Devnet, api: string) {
   const { sequence } = await devnet.control<{ sequence: number }>('/state');
   const a = (x: string) => new Address(x).toScVal();
   log(`set-up: approve and create_vault for ${SUBS} subscribers`);
-  await inOneGo(devnet, users.map((u) => ({ signer: u, contract: token, fn: 'approve', args: [a(u.publicKey()), a(vault), nativeToScVal(100000000n, { type: 'i128' }), nativeToScVal(sequence + 100_000, { type: 'u32' })] })));
-  await inOneGo(devnet, users.map((u, i) => ({
-    signer: u, contract: vault, fn: 'create_vault',
-    args: [a(u.publicKey()), a(merchants[i % MERCHANTS]!.publicKey()), a(token), nativeToScVal(1000n, { type: 'i128' }), nativeToScVal(BigInt(DAY), { type: 'u64' })],
-  })));
+  await inOneGo(
+    devnet,
+    users.map((u) => ({
+      signer: u,
+      contract: token,
+      fn: 'approve',
+      args: [
+        a(u.publicKey()),
+        a(vault),
+        nativeToScVal(100000000n, { type: 'i128' }),
+        nativeToScVal(sequence + 100_000, { type: 'u32' }),
+      ],
+    })),
+  );
+  await inOneGo(
+    devnet,
+    users.map((u, i) => ({
+      signer: u,
+      contract: vault,
+      fn: 'create_vault',
+      args: [
+        a(u.publicKey()),
+        a(merchants[i % MERCHANTS]!.publicKey()),
+        a(token),
+        nativeToScVal(1000n, { type: 'i128' }),
+        nativeToScVal(BigInt(DAY), { type: 'u64' }),
+      ],
+    })),
+  );
   const plans: string[] = [];
   for (const m of merchants) {
     const made = await call(api, 'POST', '/merchants', { name: 'Bench merchant', wallet_address: m.publicKey() });
     await call(api, 'PUT', `/merchants/${made.merchant.id}/signing-key`, { secret: m.secret() });
-    plans.push((await call(api, 'POST', '/plans', { merchant_id: made.merchant.id, name: 'Daily', token_amount: 1000, interval_seconds: DAY })).plan.id);
+    plans.push(
+      (
+        await call(api, 'POST', '/plans', {
+          merchant_id: made.merchant.id,
+          name: 'Daily',
+          token_amount: 1000,
+          interval_seconds: DAY,
+        })
+      ).plan.id,
+    );
   }
-  for (let i = 0; i < SUBS; i++) await call(api, 'POST', '/subscriptions', { plan_id: plans[i % MERCHANTS], customer_wallet_address: users[i]!.publicKey() });
+  for (let i = 0; i < SUBS; i++)
+    await call(api, 'POST', '/subscriptions', {
+      plan_id: plans[i % MERCHANTS],
+      customer_wallet_address: users[i]!.publicKey(),
+    });
 }
 
 async function rpcCalls(devnet: Devnet): Promise<number> {
@@ -84,7 +131,8 @@ async function measure(label: string, devnet: Devnet, db: pg.Client, services: S
   const calls0 = await rpcCalls(devnet);
   const ledger0 = (await devnet.control<{ sequence: number }>('/state')).sequence;
   const t0 = Date.now();
-  const confirmed = async () => Number((await db.query(`SELECT count(*) AS n FROM pulls WHERE status = 'confirmed'`)).rows[0].n) - already;
+  const confirmed = async () =>
+    Number((await db.query(`SELECT count(*) AS n FROM pulls WHERE status = 'confirmed'`)).rows[0].n) - already;
   while ((await confirmed()) < SUBS) {
     if (Date.now() - t0 > 30 * 60_000) throw new Error(`${label}: only ${await confirmed()} of ${SUBS} after 30 min`);
     await new Promise((r) => setTimeout(r, 250));
@@ -100,10 +148,19 @@ async function main() {
   const pgServer = await startPostgres();
   const devnet = await startDevnet({ ledgerMs: LEDGER_MS, extraArgs: ['--accounts', '1'] });
   const env = {
-    SOROBAN_RPC_URL: devnet.rpcUrl, STELLAR_NETWORK_PASSPHRASE: devnet.passphrase, CONTRACT_ID: devnet.contracts.vault,
-    DATABASE_URL: pgServer.url, ADMIN_API_KEY: ADMIN, SIGNING_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    CLOCK: 'ledger', COLLECTOR_INTERVAL_MS: '500', COLLECTOR_CONCURRENCY: '16', TX_POLL_INTERVAL_MS: '1000', LOG_LEVEL: 'warn',
-    MERCHANT_QUEUE_WAIT_MS: '600000', RECONCILE_INTERVAL_MS: '5000',
+    SOROBAN_RPC_URL: devnet.rpcUrl,
+    STELLAR_NETWORK_PASSPHRASE: devnet.passphrase,
+    CONTRACT_ID: devnet.contracts.vault,
+    DATABASE_URL: pgServer.url,
+    ADMIN_API_KEY: ADMIN,
+    SIGNING_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    CLOCK: 'ledger',
+    COLLECTOR_INTERVAL_MS: '500',
+    COLLECTOR_CONCURRENCY: '16',
+    TX_POLL_INTERVAL_MS: '1000',
+    LOG_LEVEL: 'warn',
+    MERCHANT_QUEUE_WAIT_MS: '600000',
+    RECONCILE_INTERVAL_MS: '5000',
   };
   const db = new pg.Client({ connectionString: pgServer.url });
   const procs: ServiceProcess[] = [];
@@ -121,13 +178,17 @@ async function main() {
     // The next cycle: a day of ledger time later, for the vault and (CLOCK=ledger) the service.
     await devnet.control('/advance-time', { seconds: DAY + 60 });
     await devnet.control('/close-ledger', {});
-    const two = [await startServiceProcess({ ...env, COLLECTOR_ENABLED: 'true' }), await startServiceProcess({ ...env, COLLECTOR_ENABLED: 'true' })];
+    const two = [
+      await startServiceProcess({ ...env, COLLECTOR_ENABLED: 'true' }),
+      await startServiceProcess({ ...env, COLLECTOR_ENABLED: 'true' }),
+    ];
     procs.push(...two);
     log('two instances collecting');
     const double = await measure('two instances', devnet, db, two, SUBS);
     const bound = (MERCHANTS / (LEDGER_MS / 1000)) * 60;
     const rows = [single, double].map(
-      (r) => `| ${r.label} | ${SUBS} / ${MERCHANTS} | ${r.seconds.toFixed(1)} s | ${r.perMinute.toFixed(0)} | ${r.ledgers} | ${r.callsPerCycle.toFixed(2)} |`,
+      (r) =>
+        `| ${r.label} | ${SUBS} / ${MERCHANTS} | ${r.seconds.toFixed(1)} s | ${r.perMinute.toFixed(0)} | ${r.ledgers} | ${r.callsPerCycle.toFixed(2)} |`,
     );
     const md = `Command: \`npm run bench:collector -- --subs ${SUBS} --merchants ${MERCHANTS}\` (local network at ${LEDGER_MS / 1000} s ledgers, PostgreSQL, service processes with CLOCK=ledger, COLLECTOR_CONCURRENCY=16). Run ${new Date().toISOString()}.
 

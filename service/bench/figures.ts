@@ -19,7 +19,11 @@ export function serviceFigures(prefix: string, group: Group, srv: Server, seeded
     load: async (s) => load(s),
   });
   return [
-    f('get-plan', 'GET /plans/{id}', () => ({ kind: 'cycle', method: 'GET', paths: seeded.planIds.map((id) => `/plans/${id}`) })),
+    f('get-plan', 'GET /plans/{id}', () => ({
+      kind: 'cycle',
+      method: 'GET',
+      paths: seeded.planIds.map((id) => `/plans/${id}`),
+    })),
     // The same reads with the merchant's API key: what a key costs on the hot path (cached
     // look-up, coalesced last_used_at), next to get-plan without one.
     ...(seeded.apiKey
@@ -71,7 +75,16 @@ export function referenceFigures(refs: References, planIds: string[], merchantId
   const get: Load = { kind: 'cycle', method: 'GET', paths: planIds.map((id) => `/plans/${id}`) };
   const out: Figure[] = [];
   const add = (id: string, server: string, endpoint: string, srv: Server | undefined, load: Load) => {
-    if (srv) out.push({ id: `ref.${id}`, endpoint, server, group: 'reference', base: srv.base, pid: srv.proc.pid, load: async () => load });
+    if (srv)
+      out.push({
+        id: `ref.${id}`,
+        endpoint,
+        server,
+        group: 'reference',
+        base: srv.base,
+        pid: srv.proc.pid,
+        load: async () => load,
+      });
   };
   add('fastify-pg-prep', 'ref: Fastify+pg, prepared', 'GET /plans/{id}', refs.prepared, get);
   add('fastify-pg', 'ref: Fastify+pg', 'GET /plans/{id}', refs.plain, get);

@@ -20,7 +20,16 @@ export interface LoadResult {
   requests: number;
   durationS: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
-  latencyUs: { min: number; mean: number; max: number; p50: number; p75: number; p90: number; p99: number; p999: number };
+  latencyUs: {
+    min: number;
+    mean: number;
+    max: number;
+    p50: number;
+    p75: number;
+    p90: number;
+    p99: number;
+    p999: number;
+  };
   /** [percentile, microseconds] pairs for the latency-distribution chart. */
   dist: Array<[number, number]>;
 }
@@ -70,11 +79,15 @@ function script(load: Load, threads: number): string {
   const json = `wrk.headers["Content-Type"] = "application/json"\n`;
   let body: string;
   if (load.kind === 'static') {
-    body = `wrk.method = ${lua(load.method)}\nwrk.path = ${lua(load.path)}\n` + (load.body ? `wrk.body = ${lua(load.body)}\n${json}` : '');
+    body =
+      `wrk.method = ${lua(load.method)}\nwrk.path = ${lua(load.path)}\n` +
+      (load.body ? `wrk.body = ${lua(load.body)}\n${json}` : '');
   } else if (load.kind === 'cycle') {
     const paths = file('paths', load.paths);
     const bodies = load.bodies ? file('bodies', load.bodies) : undefined;
-    const headers = Object.entries(load.headers ?? {}).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}\n`).join('');
+    const headers = Object.entries(load.headers ?? {})
+      .map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}\n`)
+      .join('');
     body = `${json}${headers}${THREADS}
 local reqs, i = {}, 0
 function init(args)
@@ -167,7 +180,16 @@ export async function runWrk(
     requests: r.requests,
     durationS,
     errors: r.errors,
-    latencyUs: { min: r.min, mean: r.mean, max: r.max, p50: at(50), p75: at(75), p90: at(90), p99: at(99), p999: at(99.9) },
+    latencyUs: {
+      min: r.min,
+      mean: r.mean,
+      max: r.max,
+      p50: at(50),
+      p75: at(75),
+      p90: at(90),
+      p99: at(99),
+      p999: at(99.9),
+    },
     dist: r.dist,
   };
 }

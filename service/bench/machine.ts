@@ -64,7 +64,9 @@ export function machine(postgres: string): Machine {
     packages: Object.fromEntries(PACKAGES.map((p) => [p, pkgVersion(p)])),
     commit: sh('git', ['rev-parse', '--short', 'HEAD']),
     dirty: sh('git', ['status', '--porcelain', '--', 'src']) !== '',
-    loadavg: loadavg().map((x) => x.toFixed(2)).join(' '),
+    loadavg: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
   };
 }
 

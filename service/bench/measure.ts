@@ -69,7 +69,10 @@ export const median = (xs: number[]): number => {
 function firstRequest(load: Load): { method: string; path: string; body?: string } {
   if (load.kind === 'static') return load;
   if (load.kind === 'cycle') return { method: load.method, path: load.paths[0], body: load.bodies?.[0] };
-  const body = JSON.stringify({ plan_id: load.planIds[0], customer_wallet_address: load.wallets[load.wallets.length - 1] });
+  const body = JSON.stringify({
+    plan_id: load.planIds[0],
+    customer_wallet_address: load.wallets[load.wallets.length - 1],
+  });
   return { method: 'POST', path: load.path, body };
 }
 
@@ -120,7 +123,11 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
   if (o.warmupS > 0) {
     for (const f of live) {
       log(`warm-up ${f.id} (${o.warmupS} s)`);
-      await runWrk(f.base, await f.load(o.warmupS), { seconds: o.warmupS, connections: o.connections, threads: o.threads });
+      await runWrk(f.base, await f.load(o.warmupS), {
+        seconds: o.warmupS,
+        connections: o.connections,
+        threads: o.threads,
+      });
     }
   }
   for (let round = 1; round <= o.runs; round++) {
@@ -132,7 +139,9 @@ export async function measure(figs: Figure[], o: MeasureOptions, log: (s: string
         await waitQuiet(log);
         res = await runOnce(f, o);
         for (let retry = 1; retry <= o.retries && (res.otherCpu0 ?? 0) > MAX_OTHER_CPU0; retry++) {
-          log(`run ${round}/${o.runs} ${f.id}: other processes took ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}% of CPU 0, repeating (${retry}/${o.retries})`);
+          log(
+            `run ${round}/${o.runs} ${f.id}: other processes took ${((res.otherCpu0 ?? 0) * 100).toFixed(0)}% of CPU 0, repeating (${retry}/${o.retries})`,
+          );
           await waitQuiet(log);
           res = await runOnce(f, o);
         }
@@ -197,7 +206,8 @@ async function runOnce(f: Figure, o: MeasureOptions): Promise<Run> {
   if (load0 !== undefined && load1 !== undefined) res.cpu1Busy = (load1 - load0) / wallUs;
   if (cpu0 !== undefined && cpu1 !== undefined) {
     res.cpuUsPerReq = (cpu1 - cpu0) / res.requests;
-    if (busy0 !== undefined && busy1 !== undefined) res.otherCpu0 = Math.max(0, (busy1 - busy0 - (cpu1 - cpu0)) / wallUs);
+    if (busy0 !== undefined && busy1 !== undefined)
+      res.otherCpu0 = Math.max(0, (busy1 - busy0 - (cpu1 - cpu0)) / wallUs);
   }
   return res;
 }

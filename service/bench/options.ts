@@ -61,7 +61,23 @@ function fromNpm(names: string[]): string[] {
   return out;
 }
 
-const NPM_FLAGS = ['quick', 'runs', 'duration', 'warmup', 'connections', 'retries', 'scale', 'scale-only', 'rss-seconds', 'profile', 'figures', 'pglite', 'write', 'webhooks', 'webhooks-only'];
+const NPM_FLAGS = [
+  'quick',
+  'runs',
+  'duration',
+  'warmup',
+  'connections',
+  'retries',
+  'scale',
+  'scale-only',
+  'rss-seconds',
+  'profile',
+  'figures',
+  'pglite',
+  'write',
+  'webhooks',
+  'webhooks-only',
+];
 
 export function parseOptions(argv: string[]): Options {
   const { values, positionals } = parseArgs({
@@ -115,6 +131,8 @@ export function parseOptions(argv: string[]): Options {
     webhooks: values.webhooks ?? !flag('BENCH_NO_WEBHOOKS'),
   };
   // The committed results/ always match BENCHMARKS.md; a --no-write run keeps its files aside.
-  o.results = o.write ? fileURLToPath(new URL('./results/', import.meta.url)) : mkdtempSync(join(tmpdir(), 'billing-bench-results-'));
+  o.results = o.write
+    ? fileURLToPath(new URL('./results/', import.meta.url))
+    : mkdtempSync(join(tmpdir(), 'billing-bench-results-'));
   return o;
 }

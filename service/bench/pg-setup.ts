@@ -19,7 +19,7 @@ export async function startBenchPg(durable = true): Promise<BenchPg> {
   const pool = new pg.Pool({ connectionString: server.url, max: 2 });
   pool.on('error', () => {});
   onCleanup(() => pool.end());
-  const sql = async <R,>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as R[];
+  const sql = async <R>(text: string, params?: unknown[]) => (await pool.query(text, params)).rows as R[];
   if (durable) {
     await sql(`ALTER SYSTEM SET fsync = on`);
     await sql(`ALTER SYSTEM SET synchronous_commit = on`);

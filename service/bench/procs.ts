@@ -39,7 +39,8 @@ export function start(
   args: string[],
   opts: { cpu?: number; cwd?: string; env?: NodeJS.ProcessEnv; quiet?: boolean } = {},
 ): Spawned {
-  const [file, argv] = opts.cpu !== undefined && canPin() ? ['taskset', ['-c', String(opts.cpu), cmd, ...args]] : [cmd, args];
+  const [file, argv] =
+    opts.cpu !== undefined && canPin() ? ['taskset', ['-c', String(opts.cpu), cmd, ...args]] : [cmd, args];
   // taskset execs the command, so the PID we get is the command's own PID.
   const child = spawn(file, argv, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -157,7 +158,9 @@ export function cpuUs(pid: number): number | undefined {
 /** Busy time of one CPU so far (all processes), in microseconds, from /proc/stat. */
 export function cpuBusyUs(cpu: number): number | undefined {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
+    const line = readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`cpu${cpu} `));
     if (!line) return undefined;
     // user nice system idle iowait irq softirq steal …: process time plus time the hypervisor
     // took. Interrupts are left out: loopback TCP of our own load lands there, not on a process.

@@ -18,7 +18,11 @@ const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.u
 const PRELOAD = fileURLToPath(new URL('./support/exit-on-sigterm.ts', import.meta.url));
 
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
   startTime: number; // µs on the monotonic clock, the same clock as process.hrtime
   samples: number[];
   timeDeltas: number[];
@@ -66,7 +70,9 @@ export function analyse(
     if (functionName === '(idle)') return;
     busy += ms;
     const name = functionName || '(anonymous)';
-    const where = url ? `${url.replace(/^file:\/\/.*?node_modules\//, '').replace(/^file:\/\/.*?\/service\//, 'service/')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url.replace(/^file:\/\/.*?node_modules\//, '').replace(/^file:\/\/.*?\/service\//, 'service/')}:${lineNumber + 1}`
+      : '';
     const key = `${name}@${where}`;
     const f = fn.get(key) ?? { name, where, selfMs: 0, share: 0 };
     f.selfMs += ms;
@@ -123,14 +129,16 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
   const fnRows = functions.slice(0, 25).map((h) => `| ${pct(h.share)} | \`${h.name}\` | ${h.where} |`);
   const incOf = new Map(inclusive.map((h) => [h.name, h.share]));
   const shown = new Set([...areas.slice(0, 18), ...inclusive.slice(0, 10)].map((h) => h.name));
-  const arRows = areas.filter((h) => shown.has(h.name)).map((h) => `| ${pct(h.share)} | ${incOf.has(h.name) ? pct(incOf.get(h.name)!) : '—'} | ${h.name} |`);
+  const arRows = areas
+    .filter((h) => shown.has(h.name))
+    .map((h) => `| ${pct(h.share)} | ${incOf.has(h.name) ? pct(incOf.get(h.name)!) : '—'} | ${h.name} |`);
   const md = `## Profile: GET /plans/{id} on PostgreSQL
 
 Command: \`npm run bench -- --profile\` (the service under \`node --cpu-prof --cpu-prof-interval=250\`,
 ${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the tables count only samples taken during those ${o.durationS} s).
 Under the profiler: ${res.rps.toFixed(0)} req/s, ${cpuPerReq.toFixed(0)} µs of service CPU per request (profiler overhead included).
 Profile file: \`${o.write ? 'service/bench/results/profile' : dir}/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
-Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in the window; ${(busyMs * 1000 / res.requests).toFixed(0)} µs of sampled JavaScript + native time per request.
+Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in the window; ${((busyMs * 1000) / res.requests).toFixed(0)} µs of sampled JavaScript + native time per request.
 Native frames such as \`writev\` / \`writeUtf8String\` include the kernel's time in the socket write (loopback TCP).
 
 | self time | inclusive | package / part of Node |

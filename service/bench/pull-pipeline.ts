@@ -16,7 +16,8 @@ const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 const quick = process.env.BENCH_QUICK === '1';
 const log = (s: string) => console.log(`[pulls] ${s}`);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const median = (xs: number[]) => pct(xs, 50);
 
 /** Wall time (ms) at which each ledger sequence was first seen, polled every 5 ms. */
@@ -31,21 +32,40 @@ function watchLedgers(devnet: Devnet) {
     }
   };
   const done = loop();
-  return { seen, stop: async () => { on = false; await done; } };
+  return {
+    seen,
+    stop: async () => {
+      on = false;
+      await done;
+    },
+  };
 }
 
 async function subscriptions(api: string, devnet: Devnet, merchants: number, perMerchant: number) {
   const out: { id: string; secret: string }[] = [];
-  await Promise.all(Array.from({ length: merchants }, async () => {
-    const merchant = await newFundedAccount(devnet);
-    const m = await http(api, 'POST', '/merchants', { name: 'Bench', wallet_address: merchant.publicKey() });
-    const p = await http(api, 'POST', '/plans', { merchant_id: m.body.merchant.id, name: 'B', token_amount: 1000, interval_seconds: 86400 });
-    for (let i = 0; i < perMerchant; i++) {
-      const user = await setUpSubscriber(devnet, merchant.publicKey(), { amountPerInterval: 1000n, intervalSeconds: 86400n });
-      const s = await http(api, 'POST', '/subscriptions', { plan_id: p.body.plan.id, customer_wallet_address: user.publicKey() });
-      out.push({ id: s.body.subscription.id, secret: merchant.secret() });
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: merchants }, async () => {
+      const merchant = await newFundedAccount(devnet);
+      const m = await http(api, 'POST', '/merchants', { name: 'Bench', wallet_address: merchant.publicKey() });
+      const p = await http(api, 'POST', '/plans', {
+        merchant_id: m.body.merchant.id,
+        name: 'B',
+        token_amount: 1000,
+        interval_seconds: 86400,
+      });
+      for (let i = 0; i < perMerchant; i++) {
+        const user = await setUpSubscriber(devnet, merchant.publicKey(), {
+          amountPerInterval: 1000n,
+          intervalSeconds: 86400n,
+        });
+        const s = await http(api, 'POST', '/subscriptions', {
+          plan_id: p.body.plan.id,
+          customer_wallet_address: user.publicKey(),
+        });
+        out.push({ id: s.body.subscription.id, secret: merchant.secret() });
+      }
+    }),
+  );
   return out;
 }
 
@@ -54,21 +74,30 @@ async function rpcCalls(devnet: Devnet) {
 }
 
 function diff(after: Record<string, number>, before: Record<string, number>) {
-  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]).filter(([, v]) => (v as number) > 0));
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([k, v]) => [k, v - (before[k] ?? 0)])
+      .filter(([, v]) => (v as number) > 0),
+  );
 }
 
 async function scenario(ledgerMs: number, pgUrl: string) {
   const devnet = await startDevnet({ ledgerMs });
   const service = await startServiceProcess({
-    DATABASE_URL: pgUrl, SOROBAN_RPC_URL: devnet.rpcUrl, STELLAR_NETWORK_PASSPHRASE: devnet.passphrase,
-    CONTRACT_ID: devnet.contracts.vault, TX_POLL_TIMEOUT_MS: '60000', RECONCILE_INTERVAL_MS: '0',
+    DATABASE_URL: pgUrl,
+    SOROBAN_RPC_URL: devnet.rpcUrl,
+    STELLAR_NETWORK_PASSPHRASE: devnet.passphrase,
+    CONTRACT_ID: devnet.contracts.vault,
+    TX_POLL_TIMEOUT_MS: '60000',
+    RECONCILE_INTERVAL_MS: '0',
   });
   try {
     // 1. One pull at a time, all of one merchant (its sequence number is fetched once, then cached).
     const n = quick ? 5 : ledgerMs >= 5000 ? 10 : 20;
     const subs = await subscriptions(service.url, devnet, 1, n + 3);
     // Warm-up: the service learns the ledger period and the merchant's sequence on its first pulls.
-    for (const s of subs.splice(0, 3)) await http(service.url, 'POST', '/trigger-pull', { subscription_id: s.id, merchant_secret: s.secret });
+    for (const s of subs.splice(0, 3))
+      await http(service.url, 'POST', '/trigger-pull', { subscription_id: s.id, merchant_secret: s.secret });
     const watcher = watchLedgers(devnet);
     const latencies: number[] = [];
     const delays: number[] = [];
@@ -91,7 +120,9 @@ async function scenario(ledgerMs: number, pgUrl: string) {
     // 2. 200 due subscriptions across 20 merchants at once.
     const many = await subscriptions(service.url, devnet, 20, quick ? 3 : 10);
     const t0 = Date.now();
-    const answers = await Promise.all(many.map((s) => http(service.url, 'POST', '/trigger-pull', { subscription_id: s.id, merchant_secret: s.secret })));
+    const answers = await Promise.all(
+      many.map((s) => http(service.url, 'POST', '/trigger-pull', { subscription_id: s.id, merchant_secret: s.secret })),
+    );
     const elapsed = Date.now() - t0;
     const ledgers = new Map<number, number>();
     for (const s of many) {
@@ -99,8 +130,22 @@ async function scenario(ledgerMs: number, pgUrl: string) {
       const l = h.body.pulls[0]?.ledger;
       if (l) ledgers.set(l, (ledgers.get(l) ?? 0) + 1);
     }
-    const statuses = answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
-    return { ledgerMs, n: subs.length, perPull, total, latencies, delays, many: many.length, elapsed, statuses, ledgers };
+    const statuses = answers.reduce<Record<number, number>>(
+      (acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }),
+      {},
+    );
+    return {
+      ledgerMs,
+      n: subs.length,
+      perPull,
+      total,
+      latencies,
+      delays,
+      many: many.length,
+      elapsed,
+      statuses,
+      ledgers,
+    };
   } finally {
     await service.kill();
     await devnet.stop();
@@ -114,10 +159,16 @@ try {
   for (const ledgerMs of [5000, 1000]) {
     log(`ledgers every ${ledgerMs} ms…`);
     const r = await scenario(ledgerMs, pg.url);
-    const methods = Object.entries(r.perPull).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ');
-    rows.push(`| ${ledgerMs / 1000} s | ${r.n} | **${r.total.toFixed(2)}** | ${methods} | ${median(r.latencies)} (${Math.min(...r.latencies)}–${Math.max(...r.latencies)}) | ${median(r.delays)} / ${pct(r.delays, 95)} |`);
+    const methods = Object.entries(r.perPull)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ');
+    rows.push(
+      `| ${ledgerMs / 1000} s | ${r.n} | **${r.total.toFixed(2)}** | ${methods} | ${median(r.latencies)} (${Math.min(...r.latencies)}–${Math.max(...r.latencies)}) | ${median(r.delays)} / ${pct(r.delays, 95)} |`,
+    );
     const perLedger = [...r.ledgers.values()];
-    concurrency.push(`| ${ledgerMs / 1000} s | ${r.many} | ${JSON.stringify(r.statuses)} | ${(r.elapsed / 1000).toFixed(1)} s | ${r.ledgers.size} ledgers, ${Math.min(...perLedger)}–${Math.max(...perLedger)} pulls per ledger |`);
+    concurrency.push(
+      `| ${ledgerMs / 1000} s | ${r.many} | ${JSON.stringify(r.statuses)} | ${(r.elapsed / 1000).toFixed(1)} s | ${r.ledgers.size} ledgers, ${Math.min(...perLedger)}–${Math.max(...perLedger)} pulls per ledger |`,
+    );
     log(rows.at(-1)!);
     log(concurrency.at(-1)!);
   }
@@ -135,17 +186,21 @@ try {
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(`${RESULTS}pull-pipeline.md`, md);
   const command = `${quick ? 'BENCH_QUICK=1 ' : ''}npm run bench:pulls`;
-  writeSection(BENCHMARKS_MD, 'pulls', [
-    '## Pull pipeline (local Soroban network)',
-    '',
-    `Command: \`${command}\` (from the repository root) — ${new Date().toISOString()}; PostgreSQL server under /tmp, the devnet`,
-    'CLI and the service as separate processes, no CPU pinning. Sequential pulls: one merchant, a warm-up of 3 pulls, then one',
-    'pull at a time; the devnet counts every JSON-RPC call; a watcher polls the devnet every 5 ms to record when each ledger',
-    'appears, and "seen after close" is the 200 answer\'s arrival minus that time (an upper bound: it includes the watcher\'s',
-    'own 0–5 ms and the HTTP answer). Then 200 due subscriptions across 20 merchants are pulled at once.',
-    '',
-    md,
-  ].join('\n'));
+  writeSection(
+    BENCHMARKS_MD,
+    'pulls',
+    [
+      '## Pull pipeline (local Soroban network)',
+      '',
+      `Command: \`${command}\` (from the repository root) — ${new Date().toISOString()}; PostgreSQL server under /tmp, the devnet`,
+      'CLI and the service as separate processes, no CPU pinning. Sequential pulls: one merchant, a warm-up of 3 pulls, then one',
+      'pull at a time; the devnet counts every JSON-RPC call; a watcher polls the devnet every 5 ms to record when each ledger',
+      'appears, and "seen after close" is the 200 answer\'s arrival minus that time (an upper bound: it includes the watcher\'s',
+      'own 0–5 ms and the HTTP answer). Then 200 due subscriptions across 20 merchants are pulled at once.',
+      '',
+      md,
+    ].join('\n'),
+  );
 } finally {
   pg.stop();
 }

@@ -44,11 +44,45 @@ export function computeRatios(rs: FigureResult[]): Ratio[] {
     ratio(rs, 'service GET /plans/{id} ÷ Fastify+pg prepared (ceiling)', 'pg.get-plan', 'ref.fastify-pg-prep', 0.85),
     ratio(rs, 'service GET /plans/{id} ÷ Express 5+pg', 'pg.get-plan', 'ref.express-pg', 1.2),
     ratio(rs, 'service POST /plans ÷ Fastify+pg+Zod insert (ceiling)', 'pg.post-plan', 'ref.fastify-pg-insert', 0.85),
-    ratio(rs, 'service GET /plans/{id} with an API key ÷ without (issue 11: a key costs nothing measurable)', 'pg.get-plan-key', 'pg.get-plan', 0.95),
-    cpuRatio(rs, 'same, by server CPU per request: GET /plans/{id} vs ceiling', 'pg.get-plan', 'ref.fastify-pg-prep', true),
-    cpuRatio(rs, 'same, by server CPU per request: GET /plans/{id} vs Express 5+pg', 'pg.get-plan', 'ref.express-pg', false),
-    cpuRatio(rs, 'same, by server CPU per request: POST /plans vs insert ceiling', 'pg.post-plan', 'ref.fastify-pg-insert', true),
-    { ...ratio(rs, 'ceiling ÷ Express 5+pg: the most any handler reaches against that target', 'ref.fastify-pg-prep', 'ref.express-pg', 1.2), target: '(context) ×', met: undefined },
+    ratio(
+      rs,
+      'service GET /plans/{id} with an API key ÷ without (issue 11: a key costs nothing measurable)',
+      'pg.get-plan-key',
+      'pg.get-plan',
+      0.95,
+    ),
+    cpuRatio(
+      rs,
+      'same, by server CPU per request: GET /plans/{id} vs ceiling',
+      'pg.get-plan',
+      'ref.fastify-pg-prep',
+      true,
+    ),
+    cpuRatio(
+      rs,
+      'same, by server CPU per request: GET /plans/{id} vs Express 5+pg',
+      'pg.get-plan',
+      'ref.express-pg',
+      false,
+    ),
+    cpuRatio(
+      rs,
+      'same, by server CPU per request: POST /plans vs insert ceiling',
+      'pg.post-plan',
+      'ref.fastify-pg-insert',
+      true,
+    ),
+    {
+      ...ratio(
+        rs,
+        'ceiling ÷ Express 5+pg: the most any handler reaches against that target',
+        'ref.fastify-pg-prep',
+        'ref.express-pg',
+        1.2,
+      ),
+      target: '(context) ×',
+      met: undefined,
+    },
   ];
   for (const r of rs) {
     if (!r.summary) continue;
@@ -83,23 +117,48 @@ export function ratiosMarkdown(ratios: Ratio[]): string {
 
 export function tableMarkdown(rs: FigureResult[]): string {
   const rows = rs.map((r) => {
-    if (!r.summary) return `| ${r.server} | ${r.endpoint} | ${r.skipped ? `skipped: ${r.skipped}` : (r.failed ?? 'no runs')} | | | | | | |`;
+    if (!r.summary)
+      return `| ${r.server} | ${r.endpoint} | ${r.skipped ? `skipped: ${r.skipped}` : (r.failed ?? 'no runs')} | | | | | | |`;
     const s = r.summary;
     const errs = (s.errors ? `${s.errors} of ${s.requests}` : '0') + (r.failed ? `; ${r.failed}` : '');
     return `| ${r.server} | ${r.endpoint} | **${k(s.rps)}** (${k(s.rpsMin)}–${k(s.rpsMax)}) | ${ms(s.p50Us)} | ${ms(s.p99Us)} | ${cpu(s.cpuUsPerReq)} | ${(s.otherCpu0Max * 100).toFixed(0)}% | ${(s.cpu1Busy * 100).toFixed(0)}% | ${errs} |`;
   });
-  return ['| server | endpoint | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | other load on CPU 0 (max) | CPU 1 busy | errors |', '|---|---|---|---|---|---|---|---|---|', ...rows].join(
-    '\n',
-  );
+  return [
+    '| server | endpoint | req/s median (min–max) | p50 ms | p99 ms | server CPU µs/req | other load on CPU 0 (max) | CPU 1 busy | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 export function tableConsole(rs: FigureResult[]): string {
-  const head = ['server', 'endpoint', 'req/s', 'min–max', 'p50 ms', 'p99 ms', 'cpu µs/req', 'other cpu0', 'cpu1 busy', 'errors'];
+  const head = [
+    'server',
+    'endpoint',
+    'req/s',
+    'min–max',
+    'p50 ms',
+    'p99 ms',
+    'cpu µs/req',
+    'other cpu0',
+    'cpu1 busy',
+    'errors',
+  ];
   const rows = rs.map((r) => {
     const s = r.summary;
     if (!s) return [r.server, r.endpoint, 'skipped', '', '', '', '', '', '', ''];
     const other = `${(s.otherCpu0Max * 100).toFixed(0)}%`;
-    return [r.server, r.endpoint, k(s.rps), `${k(s.rpsMin)}–${k(s.rpsMax)}`, ms(s.p50Us), ms(s.p99Us), cpu(s.cpuUsPerReq), other, `${(s.cpu1Busy * 100).toFixed(0)}%`, String(s.errors)];
+    return [
+      r.server,
+      r.endpoint,
+      k(s.rps),
+      `${k(s.rpsMin)}–${k(s.rpsMax)}`,
+      ms(s.p50Us),
+      ms(s.p99Us),
+      cpu(s.cpuUsPerReq),
+      other,
+      `${(s.cpu1Busy * 100).toFixed(0)}%`,
+      String(s.errors),
+    ];
   });
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ');
@@ -108,7 +167,10 @@ export function tableConsole(rs: FigureResult[]): string {
 
 export function ratiosConsole(ratios: Ratio[]): string {
   return ratios
-    .map((r) => `${r.met === undefined ? '  ' : r.met ? 'ok' : '!!'}  ${r.name.padEnd(70)} ${fmtRatio(r).padEnd(22)} target ${r.target}`)
+    .map(
+      (r) =>
+        `${r.met === undefined ? '  ' : r.met ? 'ok' : '!!'}  ${r.name.padEnd(70)} ${fmtRatio(r).padEnd(22)} target ${r.target}`,
+    )
     .join('\n');
 }
 

@@ -35,12 +35,16 @@ export function commandLine(): string {
 
 /** The plans table the reference servers read, when the service cannot create it (not runnable yet). */
 async function standInSchema(pg: BenchPg, n: number): Promise<Seeded> {
-  await pg.sql(`CREATE TABLE IF NOT EXISTS merchants (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL)`);
+  await pg.sql(
+    `CREATE TABLE IF NOT EXISTS merchants (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL)`,
+  );
   await pg.sql(`CREATE TABLE IF NOT EXISTS plans (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(), merchant_id uuid NOT NULL REFERENCES merchants (id),
     name text NOT NULL, token_amount numeric NOT NULL, interval_seconds integer NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now())`);
-  const [{ id: merchantId }] = await pg.sql<{ id: string }>(`INSERT INTO merchants (name) VALUES ('Bench merchant') RETURNING id`);
+  const [{ id: merchantId }] = await pg.sql<{ id: string }>(
+    `INSERT INTO merchants (name) VALUES ('Bench merchant') RETURNING id`,
+  );
   const plans = await pg.sql<{ id: string }>(
     `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds)
      SELECT $1, 'Bench plan ' || i, 10000000, 2592000 FROM generate_series(1, $2) AS i RETURNING id`,
@@ -71,7 +75,9 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
     svc = await startService({ databaseUrl: pg.url, env: { NODE_ENV: 'production', DB_POOL_SIZE: '10' } });
   } catch (err) {
     const msg = (err as Error).message.split('\n').slice(0, 6).join(' ');
-    notes.push(`The service did not start, so only the reference servers were measured (on a stand-in plans table): ${msg}`);
+    notes.push(
+      `The service did not start, so only the reference servers were measured (on a stand-in plans table): ${msg}`,
+    );
     log(`service did not start: ${msg}`);
   }
   log('making 10,000 wallets for POST /subscriptions…');
@@ -86,7 +92,9 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
     liteSeeded = await seed(lite.base, N, wallets);
   }
   const refs = await startReferences(pg, seeded.planIds, o.pglite);
-  const where = [svc, lite, refs.prepared].filter((x) => x !== undefined).map((x) => `${x.name} on CPU ${affinity(x.proc.pid)}`);
+  const where = [svc, lite, refs.prepared]
+    .filter((x) => x !== undefined)
+    .map((x) => `${x.name} on CPU ${affinity(x.proc.pid)}`);
   log(`pinned: ${where.join(', ')}; bench and PostgreSQL on CPU ${affinity(process.pid)}`);
   let figs = [
     ...(svc ? serviceFigures('pg', 'service-pg', svc, seeded, wallets) : []),
@@ -98,26 +106,43 @@ async function httpFigures(o: Options, pg: BenchPg): Promise<FigureResult[]> {
     log('no figures selected (--figures); HTTP section left as it was');
     return [];
   }
-  log(`${figs.length} figures × ${o.runs} runs × ${o.durationS} s, warm-up ${o.warmupS} s, ${o.connections} connections`);
+  log(
+    `${figs.length} figures × ${o.runs} runs × ${o.durationS} s, warm-up ${o.warmupS} s, ${o.connections} connections`,
+  );
   const results = await measure(figs, o, log);
   const ratios = computeRatios(results);
   console.log(`\n${tableConsole(results)}\n\n${ratiosConsole(ratios)}\n`);
 
   mkdirSync(o.results, { recursive: true });
   writeFileSync(join(o.results, 'http.json'), JSON.stringify({ command: commandLine(), results, ratios }));
-  writeFileSync(join(o.results, 'throughput.svg'), throughputChart(results, 'Throughput per endpoint, service vs reference servers'));
+  writeFileSync(
+    join(o.results, 'throughput.svg'),
+    throughputChart(results, 'Throughput per endpoint, service vs reference servers'),
+  );
   const charts: string[] = [];
   for (const endpoint of [...new Set(results.filter((r) => r.summary).map((r) => r.endpoint))]) {
-    const slug = endpoint.replace(/[^a-z]+/gi, '-').replace(/^-|-$/g, '').toLowerCase() || 'root';
+    const slug =
+      endpoint
+        .replace(/[^a-z]+/gi, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase() || 'root';
     const file = `latency-${slug}.svg`;
-    writeFileSync(join(o.results, file), latencyChart(results.filter((r) => r.endpoint === endpoint), `Latency distribution: ${endpoint}`));
+    writeFileSync(
+      join(o.results, file),
+      latencyChart(
+        results.filter((r) => r.endpoint === endpoint),
+        `Latency distribution: ${endpoint}`,
+      ),
+    );
     charts.push(`![${endpoint}](service/bench/results/${file})`);
   }
   if (!o.write) log(`--no-write: charts and JSON in ${o.results}`);
   if (o.write) {
     const m = machine(pg.version);
     const skipped = results.filter((r) => r.skipped).map((r) => `- ${r.server} ${r.endpoint} skipped: ${r.skipped}`);
-    const missed = ratios.filter((r) => r.met === false).map((r) => `- Missed: ${r.name} (target ${r.target}); see the notes below.`);
+    const missed = ratios
+      .filter((r) => r.met === false)
+      .map((r) => `- Missed: ${r.name} (target ${r.target}); see the notes below.`);
     writeSection(
       BENCHMARKS_MD,
       'http',
@@ -156,7 +181,8 @@ async function main(): Promise<void> {
     console.error('wrk is not installed. Install it with: apt-get update && apt-get install -y wrk');
     process.exit(1);
   }
-  if (!canPin()) log('warning: fewer than 2 CPUs or no taskset; server and load share CPUs, figures are not comparable');
+  if (!canPin())
+    log('warning: fewer than 2 CPUs or no taskset; server and load share CPUs, figures are not comparable');
   pinSelf();
   const pg = await startBenchPg();
   log(`PostgreSQL ${pg.version} at ${pg.url}`);

@@ -42,7 +42,8 @@ const MERCHANT_DUE_PAGE = `SELECT id, plan_id, customer_wallet_address, status, 
 
 // A wallet-shaped text (G + 55 base32 characters) that is unique per n: the table's CHECK wants
 // the shape only. md5 is hex; mapping 0, 1, 8, 9 to letters keeps it inside [A-Z2-7].
-const wallet = (n: string) => `'G' || substr(translate(upper(md5(${n}::text) || md5('w' || ${n}::text)), '0189', 'WXYZ'), 1, 55)`;
+const wallet = (n: string) =>
+  `'G' || substr(translate(upper(md5(${n}::text) || md5('w' || ${n}::text)), '0189', 'WXYZ'), 1, 55)`;
 
 /** Adds merchants, plans and subscriptions numbered [from, to) so the database grows in steps. */
 async function load(c: pg.Client, m: [number, number], p: [number, number], s: [number, number]): Promise<void> {
@@ -94,7 +95,12 @@ async function explain(c: pg.Client, sql: string, params: unknown[] = []): Promi
 }
 
 /** Median and max of a query run n times in a row (the database's time seen from the client). */
-async function timeQuery(c: pg.Client, sql: string, params: unknown[], n: number): Promise<{ p50: number; max: number }> {
+async function timeQuery(
+  c: pg.Client,
+  sql: string,
+  params: unknown[],
+  n: number,
+): Promise<{ p50: number; max: number }> {
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
@@ -131,7 +137,9 @@ export async function runScale(o: Options, bpg: BenchPg, log: (s: string) => voi
   const step = async (label: string): Promise<Step> => {
     const rows = `${(await count(c, 'merchants')).toLocaleString('en')} merchants, ${(await count(c, 'plans')).toLocaleString('en')} plans, ${(await count(c, 'subscriptions')).toLocaleString('en')} subscriptions`;
     // 1,000 plan ids drawn at random from the whole table, so lookups touch all of the index.
-    const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 1000`)).rows.map((r) => r.id);
+    const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 1000`)).rows.map(
+      (r) => r.id,
+    );
     // The merchant with the most subscriptions, for the due page through the API.
     const [{ merchant_id: mid }] = (
       await c.query<{ merchant_id: string }>(
@@ -211,15 +219,21 @@ ${await explain(c, DUE_PAGE)}
   // /metrics (prom-client default metrics), every second while wrk drives GET /plans/{id}.
   await svc.proc.stop();
   const fresh = await startService({ databaseUrl: url, env: { NODE_ENV: 'production', DB_POOL_SIZE: '10' } });
-  const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 10000`)).rows.map((r) => r.id);
+  const ids = (await c.query<{ id: string }>(`SELECT id FROM plans ORDER BY random() LIMIT 10000`)).rows.map(
+    (r) => r.id,
+  );
   await waitQuiet(log);
   log(`scale: ${o.rssSeconds} s load on GET /plans/{id}, sampling the service's memory every second`);
   const mem = await sampleMemory(fresh.base, fresh.proc.pid, () =>
-    runWrk(fresh.base, { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) }, {
-      seconds: o.rssSeconds,
-      connections: o.connections,
-      threads: o.threads,
-    }),
+    runWrk(
+      fresh.base,
+      { kind: 'cycle', method: 'GET', paths: ids.map((id) => `/plans/${id}`) },
+      {
+        seconds: o.rssSeconds,
+        connections: o.connections,
+        threads: o.threads,
+      },
+    ),
   );
   const rssLoad = mem.result;
   await fresh.proc.stop();
@@ -235,7 +249,8 @@ ${await explain(c, DUE_PAGE)}
       `Service memory during ${o.rssSeconds} s of GET /plans/{id} (1M-row database, fresh process)`,
     ),
   );
-  const at = (xs: Array<[number, number]>, f: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.round(f * (xs.length - 1)))][1] : NaN);
+  const at = (xs: Array<[number, number]>, f: number) =>
+    xs.length ? xs[Math.min(xs.length - 1, Math.round(f * (xs.length - 1)))][1] : NaN;
   const peak = Math.max(...rss.map(([, mb]) => mb));
   writeFileSync(join(o.results, 'scale.json'), JSON.stringify({ small, large, memory: mem.points, loadS }));
 
@@ -335,7 +350,11 @@ async function heapUsedMb(base: string): Promise<number | undefined> {
   }
 }
 
-async function sampleMemory<T>(base: string, pid: number, run: () => Promise<T>): Promise<{ result: T; points: MemPoint[] }> {
+async function sampleMemory<T>(
+  base: string,
+  pid: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; points: MemPoint[] }> {
   const points: MemPoint[] = [];
   const t0 = performance.now();
   const sample = async () => {

@@ -14,7 +14,8 @@ export async function post<T>(base: string, path: string, body: unknown, expect 
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== expect) throw new Error(`POST ${path} → ${res.status} (expected ${expect}): ${text.slice(0, 300)}`);
+  if (res.status !== expect)
+    throw new Error(`POST ${path} → ${res.status} (expected ${expect}): ${text.slice(0, 300)}`);
   return JSON.parse(text) as T;
 }
 
@@ -38,13 +39,20 @@ export function planBody(merchantId: string, i: number): Record<string, unknown>
 
 /** The merchant's id and its first API key (POST /merchants answers both). */
 export async function createMerchant(base: string, wallet: string): Promise<{ id: string; apiKey: string }> {
-  const r = await post<{ merchant: { id: string }; api_key: string }>(base, '/merchants', { name: 'Bench merchant', wallet_address: wallet });
+  const r = await post<{ merchant: { id: string }; api_key: string }>(base, '/merchants', {
+    name: 'Bench merchant',
+    wallet_address: wallet,
+  });
   return { id: r.merchant.id, apiKey: r.api_key };
 }
 
 export async function createPlans(base: string, merchantId: string, n: number): Promise<string[]> {
   const idx = Array.from({ length: n }, (_, i) => i);
-  return pmap(idx, 16, async (i) => (await post<{ plan: { id: string } }>(base, '/plans', planBody(merchantId, i))).plan.id);
+  return pmap(
+    idx,
+    16,
+    async (i) => (await post<{ plan: { id: string } }>(base, '/plans', planBody(merchantId, i))).plan.id,
+  );
 }
 
 export interface Seeded {

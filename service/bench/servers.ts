@@ -27,7 +27,10 @@ async function launch(name: string, args: string[], env: NodeJS.ProcessEnv, cwd:
   // report a bare "connection refused".
   let stopping = false;
   void proc.exited.then((code) => {
-    if (!stopping && !shuttingDown()) console.error(`[bench] ${name} (pid ${proc.pid}) exited with ${code} during the bench:\n${proc.output().slice(-2000)}`);
+    if (!stopping && !shuttingDown())
+      console.error(
+        `[bench] ${name} (pid ${proc.pid}) exited with ${code} during the bench:\n${proc.output().slice(-2000)}`,
+      );
   });
   const stop = proc.stop;
   proc.stop = (...args) => {
@@ -42,7 +45,12 @@ async function launch(name: string, args: string[], env: NodeJS.ProcessEnv, cwd:
  * temp dir (its default ./data folder, via the working directory). extraNodeArgs is for
  * profiling (--cpu-prof …).
  */
-export async function startService(o: { databaseUrl?: string; extraNodeArgs?: string[]; env?: NodeJS.ProcessEnv; entry?: string }): Promise<Server> {
+export async function startService(o: {
+  databaseUrl?: string;
+  extraNodeArgs?: string[];
+  env?: NodeJS.ProcessEnv;
+  entry?: string;
+}): Promise<Server> {
   let cwd = SERVICE_DIR;
   const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn', ...o.env };
   if (o.databaseUrl) {

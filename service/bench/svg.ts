@@ -33,13 +33,19 @@ export function throughputChart(results: FigureResult[], title: string): string 
     out.push(`<line x1="${x(v)}" y1="${top - 5}" x2="${x(v)}" y2="${h - 40}" stroke="#e5e7eb"/>`);
     out.push(`<text x="${x(v)}" y="${h - 25}" text-anchor="middle">${(v / 1000).toFixed(v % 1000 ? 1 : 0)}k</text>`);
   }
-  out.push(`<text x="${(left + width) / 2}" y="${h - 8}" text-anchor="middle">requests per second (bar: median, whisker: min–max)</text>`);
+  out.push(
+    `<text x="${(left + width) / 2}" y="${h - 8}" text-anchor="middle">requests per second (bar: median, whisker: min–max)</text>`,
+  );
   rows.forEach((r, i) => {
     const s = r.summary!;
     const y = top + i * rowH;
     out.push(`<text x="${left - 8}" y="${y + 15}" text-anchor="end">${esc(`${r.server} · ${r.endpoint}`)}</text>`);
-    out.push(`<rect x="${left}" y="${y + 4}" width="${x(s.rps) - left}" height="${rowH - 8}" fill="${COLORS[r.group]}"/>`);
-    out.push(`<line x1="${x(s.rpsMin)}" y1="${y + rowH / 2}" x2="${x(s.rpsMax)}" y2="${y + rowH / 2}" stroke="black"/>`);
+    out.push(
+      `<rect x="${left}" y="${y + 4}" width="${x(s.rps) - left}" height="${rowH - 8}" fill="${COLORS[r.group]}"/>`,
+    );
+    out.push(
+      `<line x1="${x(s.rpsMin)}" y1="${y + rowH / 2}" x2="${x(s.rpsMax)}" y2="${y + rowH / 2}" stroke="black"/>`,
+    );
     out.push(`<text x="${x(s.rpsMax) + 5}" y="${y + 15}">${(s.rps / 1000).toFixed(1)}k</text>`);
   });
   return svg(width, h, out);
@@ -77,11 +83,17 @@ export function latencyChart(results: FigureResult[], title: string): string {
     for (const m of [1, 2, 5]) {
       const v = d * m;
       if (v > hi * 1.0001) break;
-      out.push(`<line x1="${L}" y1="${py(v)}" x2="${w - R}" y2="${py(v)}" stroke="${m === 1 ? '#d1d5db' : '#f3f4f6'}"/>`);
-      out.push(`<text x="${L - 6}" y="${py(v) + 4}" text-anchor="end">${v >= 1 ? v.toFixed(0) : v.toPrecision(1)}</text>`);
+      out.push(
+        `<line x1="${L}" y1="${py(v)}" x2="${w - R}" y2="${py(v)}" stroke="${m === 1 ? '#d1d5db' : '#f3f4f6'}"/>`,
+      );
+      out.push(
+        `<text x="${L - 6}" y="${py(v) + 4}" text-anchor="end">${v >= 1 ? v.toFixed(0) : v.toPrecision(1)}</text>`,
+      );
     }
   }
-  out.push(`<text x="16" y="${(T + h - B) / 2}" transform="rotate(-90 16 ${(T + h - B) / 2})" text-anchor="middle">latency, ms (log)</text>`);
+  out.push(
+    `<text x="16" y="${(T + h - B) / 2}" transform="rotate(-90 16 ${(T + h - B) / 2})" text-anchor="middle">latency, ms (log)</text>`,
+  );
   out.push(`<text x="${(L + w - R) / 2}" y="${h - 12}" text-anchor="middle">percentile</text>`);
   curves.forEach(({ r, pts }, i) => {
     const color = LINE_COLORS[i % LINE_COLORS.length];
@@ -116,7 +128,9 @@ export function rssChart(series: Array<{ label: string; points: Array<[number, n
     const t = (tMax * i) / 6;
     out.push(`<text x="${px(t)}" y="${h - B + 16}" text-anchor="middle">${t.toFixed(tMax < 12 ? 1 : 0)} s</text>`);
   }
-  out.push(`<text x="14" y="${(T + h - B) / 2}" transform="rotate(-90 14 ${(T + h - B) / 2})" text-anchor="middle">MB</text>`);
+  out.push(
+    `<text x="14" y="${(T + h - B) / 2}" transform="rotate(-90 14 ${(T + h - B) / 2})" text-anchor="middle">MB</text>`,
+  );
   series.forEach(({ label, points }, i) => {
     const color = LINE_COLORS[i % LINE_COLORS.length];
     const d = points.map(([t, mb], j) => `${j ? 'L' : 'M'}${px(t).toFixed(1)},${py(mb).toFixed(1)}`).join(' ');

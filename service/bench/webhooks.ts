@@ -36,7 +36,10 @@ function baselineCopy(rev: string | undefined): { dir: string; rev: string } | u
     const sha = git('rev-parse', '--short', base);
     const dir = mkdtempSync(join(tmpdir(), 'billing-bench-baseline-'));
     onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-    execFileSync('sh', ['-c', `git -C "${REPO}" archive ${sha} package.json service/package.json service/src | tar -x -C "${dir}"`]);
+    execFileSync('sh', [
+      '-c',
+      `git -C "${REPO}" archive ${sha} package.json service/package.json service/src | tar -x -C "${dir}"`,
+    ]);
     // The same installed packages (the baseline's are a subset of today's).
     symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
     return { dir, rev: sha };
@@ -82,7 +85,12 @@ async function endpoint(base: string, apiKey: string, url: string, types: string
 }
 
 const KEK = Buffer.alloc(32, 7).toString('base64');
-const common = { NODE_ENV: 'development', DB_POOL_SIZE: '10', SIGNING_KEY_ENCRYPTION_KEY: KEK, RECONCILE_INTERVAL_MS: '0' };
+const common = {
+  NODE_ENV: 'development',
+  DB_POOL_SIZE: '10',
+  SIGNING_KEY_ENCRYPTION_KEY: KEK,
+  RECONCILE_INTERVAL_MS: '0',
+};
 
 async function outboxFigures(o: Options, pg: BenchPg, log: (s: string) => void) {
   const base = baselineCopy(process.env.BENCH_OUTBOX_BASELINE);
@@ -93,7 +101,11 @@ async function outboxFigures(o: Options, pg: BenchPg, log: (s: string) => void) 
   const plain = await startService({ databaseUrl: await database(pg, 'bench_outbox_with'), env: common });
   servers.push({ prefix: 'outbox.with', srv: plain }, { prefix: 'outbox.endpoint', srv: withEndpoint });
   if (base) {
-    const without = await startService({ databaseUrl: await database(pg, 'bench_outbox_without'), env: common, entry: join(base.dir, 'service/src/main.ts') });
+    const without = await startService({
+      databaseUrl: await database(pg, 'bench_outbox_without'),
+      env: common,
+      entry: join(base.dir, 'service/src/main.ts'),
+    });
     servers.unshift({ prefix: 'outbox.without', srv: without });
   }
   const figs = [];
@@ -103,7 +115,15 @@ async function outboxFigures(o: Options, pg: BenchPg, log: (s: string) => void) 
     const planIds = await createPlans(srv.base, m.id, 1);
     const seeded = { merchantId: m.id, planIds, subscriptionIds: [] };
     const fig = serviceFigures(prefix, 'service-pg', srv, seeded, wallets).find((f) => f.id.endsWith('post-sub'))!;
-    figs.push({ ...fig, server: prefix === 'outbox.without' ? `before events (${base!.rev})` : prefix === 'outbox.with' ? 'with outbox' : 'with outbox + an endpoint' });
+    figs.push({
+      ...fig,
+      server:
+        prefix === 'outbox.without'
+          ? `before events (${base!.rev})`
+          : prefix === 'outbox.with'
+            ? 'with outbox'
+            : 'with outbox + an endpoint',
+    });
   }
   const mo = { ...o, runs: Math.min(o.runs, 3), durationS: Math.min(o.durationS, 5), warmupS: Math.min(o.warmupS, 2) };
   log(`outbox: ${figs.length} figures × ${mo.runs} runs × ${mo.durationS} s`);
@@ -115,7 +135,10 @@ async function outboxFigures(o: Options, pg: BenchPg, log: (s: string) => void) 
 async function deliveryThroughput(pg: BenchPg, log: (s: string) => void, n: number) {
   const rx = await receiver();
   // Idle for 8 s after its first look: the events are all written before it looks again.
-  const srv = await startService({ databaseUrl: await database(pg, 'bench_delivery'), env: { ...common, WEBHOOK_POLL_INTERVAL_MS: '8000' } });
+  const srv = await startService({
+    databaseUrl: await database(pg, 'bench_delivery'),
+    env: { ...common, WEBHOOK_POLL_INTERVAL_MS: '8000' },
+  });
   const started = performance.now();
   const m = await createMerchant(srv.base, Keypair.random().publicKey());
   const secret = await endpoint(srv.base, m.apiKey, rx.url, ['plan.created']);
@@ -126,7 +149,16 @@ async function deliveryThroughput(pg: BenchPg, log: (s: string) => void, n: numb
   while (rx.arrivals.length < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   const got = rx.arrivals.length;
   const s = rx.sample();
-  const verified = s ? (() => { try { new Webhook(secret).verify(s.raw, s.headers); return true; } catch { return false; } })() : false;
+  const verified = s
+    ? (() => {
+        try {
+          new Webhook(secret).verify(s.raw, s.headers);
+          return true;
+        } catch {
+          return false;
+        }
+      })()
+    : false;
   const spanMs = got > 1 ? rx.arrivals[got - 1] - rx.arrivals[0] : NaN;
   await srv.proc.stop();
   return { n, got, perSecond: (got - 1) / (spanMs / 1000), spanMs, verified };
@@ -143,7 +175,7 @@ export async function runWebhooks(o: Options, pg: BenchPg, log: (s: string) => v
   const cpu = (prefix: string) => out.results.find((r) => r.id === `${prefix}.post-sub`)?.summary?.cpuUsPerReq;
   const cpuNote = `Server CPU per request: ${Math.round(cpu('outbox.without') ?? NaN)} µs before events, ${Math.round(cpu('outbox.with') ?? NaN)} µs with the outbox: what the outbox adds is mostly PostgreSQL's work (the event row, its indexes, the endpoints look-up), on the CPU it shares with wrk.`;
   const row = (r: (typeof out.results)[number]) =>
-    `| ${r.server} | ${r.summary ? Math.round(r.summary.rps) : r.skipped ?? r.failed} | ${r.summary ? (r.summary.p50Us / 1000).toFixed(2) : ''} | ${r.summary ? (r.summary.p99Us / 1000).toFixed(2) : ''} | ${r.summary?.cpuUsPerReq ? Math.round(r.summary.cpuUsPerReq) : ''} |`;
+    `| ${r.server} | ${r.summary ? Math.round(r.summary.rps) : (r.skipped ?? r.failed)} | ${r.summary ? (r.summary.p50Us / 1000).toFixed(2) : ''} | ${r.summary ? (r.summary.p99Us / 1000).toFixed(2) : ''} | ${r.summary?.cpuUsPerReq ? Math.round(r.summary.cpuUsPerReq) : ''} |`;
   const text = `## Events and webhooks (short runs)
 
 Command: \`npm run bench -- --webhooks-only\` (from the repository root). Each server on a database of its own on the bench's PostgreSQL (durable commits), pinned like the HTTP figures; NODE_ENV=development (a loopback receiver is refused in production); ${out.mo.runs} runs × ${out.mo.durationS} s after ${out.mo.warmupS} s warm-up, median.

@@ -39,7 +39,10 @@ const kekList = z.string().transform((v, ctx): KeyEncryptionKey[] => {
     const id = entry.slice(0, at);
     const key = decodeKek(entry.slice(at + 1));
     if (at < 1 || !KEK_ID.test(id) || !key || out.some((k) => k.id === id)) {
-      ctx.addIssue({ code: 'custom', message: 'must be base64 of 32 bytes, or id:base64,… with distinct ids of A-Za-z0-9_.- (the first encrypts)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be base64 of 32 bytes, or id:base64,… with distinct ids of A-Za-z0-9_.- (the first encrypts)',
+      });
       return z.NEVER;
     }
     out.push({ id, key });
@@ -48,7 +51,9 @@ const kekList = z.string().transform((v, ctx): KeyEncryptionKey[] => {
 });
 
 /** A secret given by the operator: long enough that guessing it is hopeless, no spaces. */
-const operatorSecret = z.string().regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces');
+const operatorSecret = z
+  .string()
+  .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces');
 
 /**
  * TRUST_PROXY: the proxies whose X-Forwarded-For is believed (IPs, CIDRs, or proxy-addr's names
@@ -56,14 +61,27 @@ const operatorSecret = z.string().regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 
  */
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 const trustProxy = z.string().transform((v, ctx): string[] => {
-  const list = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const valid = list.length > 0 && list.every((a) => {
-    if (PROXY_RANGES.has(a)) return true;
-    const [ip, bits, extra] = a.split('/');
-    const family = isIP(ip);
-    return family !== 0 && extra === undefined && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)));
-  });
-  if (!valid) ctx.addIssue({ code: 'custom', message: 'must be proxy addresses (IP, CIDR, loopback, linklocal or uniquelocal), comma-separated' });
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const valid =
+    list.length > 0 &&
+    list.every((a) => {
+      if (PROXY_RANGES.has(a)) return true;
+      const [ip, bits, extra] = a.split('/');
+      const family = isIP(ip);
+      return (
+        family !== 0 &&
+        extra === undefined &&
+        (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)))
+      );
+    });
+  if (!valid)
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be proxy addresses (IP, CIDR, loopback, linklocal or uniquelocal), comma-separated',
+    });
   return list;
 });
 
@@ -110,7 +128,11 @@ function accountsConfig(e: AccountsEnv): AccountsConfig {
     cursorSecret: e.CURSOR_SECRET,
     trustProxy: e.TRUST_PROXY ?? false,
     // In keys mode a /metrics on the API port is the operator's, unless said otherwise.
-    metrics: { port: e.METRICS_PORT, requireOperatorKey: (e.METRICS_AUTH ?? (e.AUTH_MODE === 'keys' && !e.METRICS_PORT ? 'operator' : 'none')) === 'operator' },
+    metrics: {
+      port: e.METRICS_PORT,
+      requireOperatorKey:
+        (e.METRICS_AUTH ?? (e.AUTH_MODE === 'keys' && !e.METRICS_PORT ? 'operator' : 'none')) === 'operator',
+    },
     // Node refuses a headers timeout longer than the request timeout.
     http: {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
@@ -133,7 +155,10 @@ const COLLECTION_ENV = {
   DUNNING_SCHEDULE_SECONDS: z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()))
-    .refine((list) => list.length <= 20 && list.every((s) => /^[1-9]\d{0,7}$/.test(s) && Number(s) <= 31_536_000), 'must be up to 20 comma-separated whole numbers of seconds, each 1 to 31536000')
+    .refine(
+      (list) => list.length <= 20 && list.every((s) => /^[1-9]\d{0,7}$/.test(s) && Number(s) <= 31_536_000),
+      'must be up to 20 comma-separated whole numbers of seconds, each 1 to 31536000',
+    )
     .transform((list) => list.map(Number))
     .default([86_400, 259_200, 432_000, 604_800]),
   // How far ahead of the due date the health check warns.
@@ -153,9 +178,16 @@ export interface CollectionConfig {
 type CollectionEnv = z.output<z.ZodObject<typeof COLLECTION_ENV>> & { CONTRACT_ID?: string; NODE_ENV: string };
 
 function collectionConfig(e: CollectionEnv): CollectionConfig {
-  if (e.CLOCK === 'ledger' && e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  CLOCK: ledger is a test clock and is refused when NODE_ENV=production');
+  if (e.CLOCK === 'ledger' && e.NODE_ENV === 'production')
+    throw new ConfigError(
+      'Invalid configuration:\n  CLOCK: ledger is a test clock and is refused when NODE_ENV=production',
+    );
   return {
-    collector: { enabled: e.COLLECTOR_ENABLED ?? e.CONTRACT_ID !== undefined, intervalMs: e.COLLECTOR_INTERVAL_MS, concurrency: e.COLLECTOR_CONCURRENCY },
+    collector: {
+      enabled: e.COLLECTOR_ENABLED ?? e.CONTRACT_ID !== undefined,
+      intervalMs: e.COLLECTOR_INTERVAL_MS,
+      concurrency: e.COLLECTOR_CONCURRENCY,
+    },
     dunningScheduleSeconds: e.DUNNING_SCHEDULE_SECONDS,
     warningLeadSeconds: e.WARNING_LEAD_SECONDS,
     clock: e.CLOCK,
@@ -246,7 +278,10 @@ const EnvSchema = z.object({
   MAX_INCLUSION_FEE: int(100, 1_000_000_000).default(100_000),
   // A Stellar secret seed whose account pays every pull's fee through a fee-bump envelope, so
   // merchants' accounts need no XLM for fees. Unset: the merchant's account pays.
-  FEE_SOURCE_SECRET: z.string().regex(/^S[A-Z2-7]{55}$/, 'must be a Stellar secret seed (S followed by 55 base32 characters)').optional(),
+  FEE_SOURCE_SECRET: z
+    .string()
+    .regex(/^S[A-Z2-7]{55}$/, 'must be a Stellar secret seed (S followed by 55 base32 characters)')
+    .optional(),
   // Each merchant's pulls run one at a time in a process (one sequence number): at most this many
   // wait, each at most this long, before /trigger-pull answers 500 chain_busy.
   MERCHANT_QUEUE_MAX: int(1, 100_000).default(100),
@@ -268,8 +303,16 @@ const EnvSchema = z.object({
   // Browser origins allowed by CORS, comma-separated (`*` = any); unset = no CORS headers at all.
   CORS_ORIGINS: z
     .string()
-    .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
-    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'must be * or origins like https://shop.example.com, comma-separated')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    )
+    .refine(
+      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)),
+      'must be * or origins like https://shop.example.com, comma-separated',
+    )
     .optional(),
   ...ACCOUNTS_ENV,
   ...COLLECTION_ENV,
@@ -342,7 +385,16 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: databaseSetting(e.DATABASE_URL, e.NODE_ENV, { poolSize: e.DB_POOL_SIZE, connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS, statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS }, cwd),
+    database: databaseSetting(
+      e.DATABASE_URL,
+      e.NODE_ENV,
+      {
+        poolSize: e.DB_POOL_SIZE,
+        connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      },
+      cwd,
+    ),
     sorobanRpcUrl: e.SOROBAN_RPC_URL,
     networkPassphrase: e.STELLAR_NETWORK_PASSPHRASE,
     contractId: e.CONTRACT_ID,
@@ -368,7 +420,12 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
 
 type ServerOptions = Omit<Extract<DatabaseTarget, { kind: 'postgres' }>, 'kind' | 'url'>;
 
-function databaseSetting(url: string | undefined, nodeEnv: Config['nodeEnv'], server: ServerOptions, cwd: string): DatabaseSetting {
+function databaseSetting(
+  url: string | undefined,
+  nodeEnv: Config['nodeEnv'],
+  server: ServerOptions,
+  cwd: string,
+): DatabaseSetting {
   if (url === 'memory://') return { kind: 'pglite', dataDir: undefined };
   if (url !== undefined) return { kind: 'postgres', url, ...server };
   // Production billing data must never land silently in a local file: no URL means no database.

@@ -27,7 +27,11 @@ import { makeSetSigningKey } from './billing/signing-keys/set-signing-key.ts';
 import type { SecretBox } from './billing/signing-keys/signing-keys-port.ts';
 import { makeCreateSubscription } from './billing/subscriptions/create-subscription.ts';
 import { makeGetSubscription } from './billing/subscriptions/get-subscription.ts';
-import { makeCancelSubscription, makePauseSubscription, makeResumeSubscription } from './billing/subscriptions/subscription-state.ts';
+import {
+  makeCancelSubscription,
+  makePauseSubscription,
+  makeResumeSubscription,
+} from './billing/subscriptions/subscription-state.ts';
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
@@ -177,10 +181,20 @@ export function buildVerbs(d: {
     createMerchant: makeCreateMerchant({ uow, emit }),
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
-    createPlan: makeCreatePlan({ uow, emit, defaultTokenContractId: d.config.defaultTokenContractId, retryScheduleSeconds: d.config.dunningScheduleSeconds }),
+    createPlan: makeCreatePlan({
+      uow,
+      emit,
+      defaultTokenContractId: d.config.defaultTokenContractId,
+      retryScheduleSeconds: d.config.dunningScheduleSeconds,
+    }),
     getPlan: makeGetPlan(repos),
     archivePlan: makeArchivePlan({ ...repos, clock }),
-    createSubscription: makeCreateSubscription({ subscriptions: repos.subscriptions, plans: repos.plans, eventRow: d.eventRow, clock }),
+    createSubscription: makeCreateSubscription({
+      subscriptions: repos.subscriptions,
+      plans: repos.plans,
+      eventRow: d.eventRow,
+      clock,
+    }),
     getSubscription: makeGetSubscription(repos),
     cancelSubscription: makeCancelSubscription({ uow, subscriptions: repos.subscriptions, clock, emit }),
     pauseSubscription: makePauseSubscription({ uow, subscriptions: repos.subscriptions, clock, emit }),
@@ -197,7 +211,13 @@ export function buildAccountVerbs(
   const { repos, box, gateway, uow, emit } = d;
   const merchants = repos.merchants;
   return {
-    authenticate: makeAuthenticate({ apiKeys: repos.apiKeys, cache: d.keyCache, usage: d.keyUsage, clock: d.clock, operatorKey: d.config.adminApiKey }),
+    authenticate: makeAuthenticate({
+      apiKeys: repos.apiKeys,
+      cache: d.keyCache,
+      usage: d.keyUsage,
+      clock: d.clock,
+      operatorKey: d.config.adminApiKey,
+    }),
     createApiKey: makeCreateApiKey({ merchants, uow, emit }),
     listApiKeys: makeListApiKeys(repos),
     revokeApiKey: makeRevokeApiKey({ merchants, uow, emit, cache: d.keyCache }),
@@ -216,16 +236,18 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
   const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
-  const gateway = overrides.gateway ?? createSorobanGateway({
-    rpcUrl: config.sorobanRpcUrl,
-    networkPassphrase: config.networkPassphrase,
-    pollIntervalMs: config.txPollIntervalMs,
-    rpcTimeoutMs: config.rpcTimeoutMs,
-    maxInclusionFee: BigInt(config.maxInclusionFee),
-    feeSourceSecret: config.feeSourceSecret?.reveal(),
-    queue: config.merchantQueue,
-    onRpcCall: metrics.observeRpc,
-  });
+  const gateway =
+    overrides.gateway ??
+    createSorobanGateway({
+      rpcUrl: config.sorobanRpcUrl,
+      networkPassphrase: config.networkPassphrase,
+      pollIntervalMs: config.txPollIntervalMs,
+      rpcTimeoutMs: config.rpcTimeoutMs,
+      maxInclusionFee: BigInt(config.maxInclusionFee),
+      feeSourceSecret: config.feeSourceSecret?.reveal(),
+      queue: config.merchantQueue,
+      onRpcCall: metrics.observeRpc,
+    });
   const box = createSecretBox(config.signingKeyEncryptionKeys);
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
@@ -237,7 +259,26 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const cursors = createCursorCodec(config.cursorSecret);
   const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, eventRow, config });
   const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
-  return { config, logger, clock, db, repos, uow, verbs, accountVerbs, gateway, pullVerbs, collection, metrics, box, keyCache, keyUsage, cursors, emit, eventVerbs };
+  return {
+    config,
+    logger,
+    clock,
+    db,
+    repos,
+    uow,
+    verbs,
+    accountVerbs,
+    gateway,
+    pullVerbs,
+    collection,
+    metrics,
+    box,
+    keyCache,
+    keyUsage,
+    cursors,
+    emit,
+    eventVerbs,
+  };
 }
 
 /** A failure nobody caused (RPC down, fee above the cap, the merchant's trustline) holds a subscription back this long. */
@@ -247,7 +288,9 @@ const HEALTH_RECHECK_SECONDS = 3_600;
 
 /** The collector's work for jobs/collector.ts: claim, collect one, check health. */
 export function buildCollection(
-  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'pullVerbs' | 'emit'> & { ledgerClock?: LedgerTimeClock },
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'pullVerbs' | 'emit'> & {
+    ledgerClock?: LedgerTimeClock;
+  },
 ): CollectorRound {
   const { config, clock, repos, gateway } = d;
   const collect = makeCollectDue({
@@ -305,15 +348,30 @@ export function buildEventVerbs(d: Pick<Deps, 'config' | 'repos' | 'uow' | 'box'
       box,
       signer,
       sender: sender ?? createHttpSender({ blockPrivate: w.publicTargetsOnly }),
-      policy: { timeoutMs: w.timeoutMs, baseMs: w.retryBaseMs, maxDelayMs: w.retryMaxDelayMs, retryForMs: w.retryForMs, disableAfterMs: w.disableAfterMs },
+      policy: {
+        timeoutMs: w.timeoutMs,
+        baseMs: w.retryBaseMs,
+        maxDelayMs: w.retryMaxDelayMs,
+        retryForMs: w.retryForMs,
+        disableAfterMs: w.disableAfterMs,
+      },
     }),
     // Request HMACs under CURSOR_SECRET when replicas share one, else under the database's own salt.
     idempotency: makeIdempotentRequests({ idempotency: repos.idempotency, secret: d.config.cursorSecret }),
   };
 }
 
-export function buildPullVerbs(d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box' | 'emit'> & { metrics?: Metrics }): PullVerbs {
-  const shared = { uow: d.uow, pulls: d.repos.pulls, gateway: d.gateway, clock: d.clock, contractId: d.config.contractId, emit: d.emit };
+export function buildPullVerbs(
+  d: Pick<Deps, 'config' | 'clock' | 'repos' | 'uow' | 'gateway' | 'box' | 'emit'> & { metrics?: Metrics },
+): PullVerbs {
+  const shared = {
+    uow: d.uow,
+    pulls: d.repos.pulls,
+    gateway: d.gateway,
+    clock: d.clock,
+    contractId: d.config.contractId,
+    emit: d.emit,
+  };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
   const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
   return {

@@ -36,15 +36,18 @@ async function main(): Promise<void> {
       // DB_CONNECT_TIMEOUT_MS, with a message that says which database and why.
       // Clients only ever see "Database unavailable"; the operator starting the process gets the driver's reason.
       const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-      const reason = cause instanceof Error ? cause.message || (cause as { code?: string }).code || cause.name : String(cause);
+      const reason =
+        cause instanceof Error ? cause.message || (cause as { code?: string }).code || cause.name : String(cause);
       throw new Error(`cannot use the database (${describeDatabase(config.database)}): ${reason}`);
     });
     log.info(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
   }
   if (!config.contractId) log.warn('CONTRACT_ID is not set: /trigger-pull will answer 500 until it is');
   if (config.nodeEnv === 'production' && config.authMode === 'open') log.warn(OPEN_IN_PRODUCTION);
-  if (!config.signingKeyEncryptionKeys) log.info('SIGNING_KEY_ENCRYPTION_KEY is not set: merchants cannot store signing keys');
-  if (!config.cursorSecret) log.info('CURSOR_SECRET is not set: listing cursors are signed with a random secret and die with this process');
+  if (!config.signingKeyEncryptionKeys)
+    log.info('SIGNING_KEY_ENCRYPTION_KEY is not set: merchants cannot store signing keys');
+  if (!config.cursorSecret)
+    log.info('CURSOR_SECRET is not set: listing cursors are signed with a random secret and die with this process');
 
   const app = buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
@@ -63,7 +66,11 @@ async function main(): Promise<void> {
   if (config.database.kind !== 'none') {
     reconciler = startReconciler(deps.pullVerbs.reconcilePending, config.reconcileIntervalMs, log);
     if (config.collector.enabled) {
-      collector = startCollector(deps.collection, { intervalMs: config.collector.intervalMs, concurrency: config.collector.concurrency, log });
+      collector = startCollector(deps.collection, {
+        intervalMs: config.collector.intervalMs,
+        concurrency: config.collector.concurrency,
+        log,
+      });
       log.info(`collector: every ${config.collector.intervalMs} ms, ${config.collector.concurrency} at a time`);
     }
     webhookWorker = startWebhookWorker({

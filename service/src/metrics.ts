@@ -24,7 +24,11 @@ export const PENDING_REFRESH_MS = 15_000;
  * At most one read per `ms`, however often Prometheus (or several of them) scrape; concurrent
  * scrapes share the read in flight. A failed read keeps the last value (/ready reports outages).
  */
-export function throttled(read: () => Promise<number>, ms: number, now = () => performance.now()): () => Promise<number | undefined> {
+export function throttled(
+  read: () => Promise<number>,
+  ms: number,
+  now = () => performance.now(),
+): () => Promise<number | undefined> {
   let last: { at: number; value: number } | undefined;
   let running: Promise<number | undefined> | undefined;
   return () => {

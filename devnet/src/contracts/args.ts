@@ -8,7 +8,13 @@ import { readAddress, readI128, readU32, readU64 } from '../host/scval.ts';
 export type ArgKind = 'address' | 'i128' | 'u32' | 'u64' | 'bool';
 type Decoded = { address: string; i128: bigint; u32: number; u64: bigint; bool: boolean };
 
-const TYPE_OF: Record<ArgKind, string> = { address: 'scvAddress', i128: 'scvI128', u32: 'scvU32', u64: 'scvU64', bool: 'scvBool' };
+const TYPE_OF: Record<ArgKind, string> = {
+  address: 'scvAddress',
+  i128: 'scvI128',
+  u32: 'scvU32',
+  u64: 'scvU64',
+  bool: 'scvBool',
+};
 
 export function decodeArgs<K extends ArgKind[]>(
   _env: Env,

@@ -37,7 +37,9 @@ export function trustlineKey(account: string, asset: CreditAsset): xdr.LedgerKey
   const k = `${account}/${asset.code}:${asset.issuer}`;
   let v = keyCache.get(k);
   if (!v) {
-    v = xdr.LedgerKey.trustline(new xdr.LedgerKeyTrustLine({ accountId: accountIdOf(account), asset: trustLineAsset(asset) }));
+    v = xdr.LedgerKey.trustline(
+      new xdr.LedgerKeyTrustLine({ accountId: accountIdOf(account), asset: trustLineAsset(asset) }),
+    );
     keyCache.set(k, v);
   }
   return v;
@@ -58,7 +60,11 @@ export function readTrustline(data: xdr.LedgerEntryData): Trustline {
 }
 
 /** A new trustline entry (ext v0: no liabilities, as a fresh ChangeTrust or SAC `trust` writes it). */
-export function trustlineEntry(account: string, asset: CreditAsset, t: { balance: bigint; limit: bigint; flags: number }): xdr.LedgerEntryData {
+export function trustlineEntry(
+  account: string,
+  asset: CreditAsset,
+  t: { balance: bigint; limit: bigint; flags: number },
+): xdr.LedgerEntryData {
   return xdr.LedgerEntryData.trustline(
     new xdr.TrustLineEntry({
       accountId: accountIdOf(account),
@@ -72,7 +78,10 @@ export function trustlineEntry(account: string, asset: CreditAsset, t: { balance
 }
 
 /** A copy of a trustline with a new balance, limit and/or flags (liabilities kept). */
-export function withTrustline(data: xdr.LedgerEntryData, change: Partial<Pick<Trustline, 'balance' | 'limit' | 'flags'>>): xdr.LedgerEntryData {
+export function withTrustline(
+  data: xdr.LedgerEntryData,
+  change: Partial<Pick<Trustline, 'balance' | 'limit' | 'flags'>>,
+): xdr.LedgerEntryData {
   const tl = xdr.expectUnionVariant(data, 'trustline').trustLine;
   return xdr.LedgerEntryData.trustline(
     new xdr.TrustLineEntry({
@@ -99,7 +108,8 @@ export function withSubEntries(data: xdr.LedgerEntryData, delta: number): xdr.Le
 }
 
 /** A copy of an account entry with other flags (the issuer's AUTH_* flags). */
-export const withAccountFlags = (data: xdr.LedgerEntryData, flags: number): xdr.LedgerEntryData => accountWith(accountOf(data), { flags });
+export const withAccountFlags = (data: xdr.LedgerEntryData, flags: number): xdr.LedgerEntryData =>
+  accountWith(accountOf(data), { flags });
 
 /**
  * balance.rs `get_min_max_account_balance`: (2 + sub-entries [+ sponsoring − sponsored]) base
@@ -111,7 +121,8 @@ export function accountMinBalance(data: xdr.LedgerEntryData, baseReserve: bigint
   let selling = 0n;
   if (a.ext.type === 'v1') {
     selling = a.ext.v1.liabilities.selling;
-    if (a.ext.v1.ext.type === 'v2') entries += BigInt(a.ext.v1.ext.v2.numSponsoring) - BigInt(a.ext.v1.ext.v2.numSponsored);
+    if (a.ext.v1.ext.type === 'v2')
+      entries += BigInt(a.ext.v1.ext.v2.numSponsoring) - BigInt(a.ext.v1.ext.v2.numSponsored);
   }
   return entries * baseReserve + selling;
 }
@@ -123,10 +134,17 @@ export function accountMinBalance(data: xdr.LedgerEntryData, baseReserve: bigint
  * caller has checked the account exists and has no trustline.
  */
 export function openTrustline(
-  state: LedgerState, seq: number, account: string, asset: CreditAsset, opts: { limit: bigint; flags: number },
+  state: LedgerState,
+  seq: number,
+  account: string,
+  asset: CreditAsset,
+  opts: { limit: bigint; flags: number },
 ): void {
   const accountId = keyId(accountKey(account));
   const acc = state.get(accountId)!;
-  state.set(keyId(trustlineKey(account, asset)), { data: trustlineEntry(account, asset, { balance: 0n, limit: opts.limit, flags: opts.flags }), lastModified: seq });
+  state.set(keyId(trustlineKey(account, asset)), {
+    data: trustlineEntry(account, asset, { balance: 0n, limit: opts.limit, flags: opts.flags }),
+    lastModified: seq,
+  });
   state.set(accountId, { data: withSubEntries(acc.data, 1), lastModified: seq });
 }

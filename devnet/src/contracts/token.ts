@@ -8,15 +8,41 @@
 // - the asset itself is the instance's `AssetInfo` (AlphaNum4 {asset_code, issuer}).
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import type { Env } from '../host/contract.ts';
-import { addr, bool, field, i128, i64, readAddress, readI128, readU32, str, struct, sym, u32, vec } from '../host/scval.ts';
+import {
+  addr,
+  bool,
+  field,
+  i128,
+  i64,
+  readAddress,
+  readI128,
+  readU32,
+  str,
+  struct,
+  sym,
+  u32,
+  vec,
+} from '../host/scval.ts';
 import { accountKey } from '../ledger/keys.ts';
 import { BASE_RESERVE_STROOPS } from '../ledger/header.ts';
 import type { Contract } from '../host/contract.ts';
 import { decodeArgs, unknownFunction } from './args.ts';
 import {
-  accountMinBalance, AUTH_CLAWBACK_ENABLED_FLAG, AUTH_REQUIRED_FLAG, AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG,
-  AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, I64_MAX, readTrustline, TRUSTLINE_CLAWBACK_ENABLED_FLAG, trustlineEntry,
-  trustlineKey, trustlineRange, withSubEntries, withTrustline, type CreditAsset,
+  accountMinBalance,
+  AUTH_CLAWBACK_ENABLED_FLAG,
+  AUTH_REQUIRED_FLAG,
+  AUTH_REVOCABLE_FLAG,
+  AUTHORIZED_FLAG,
+  AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG,
+  I64_MAX,
+  readTrustline,
+  TRUSTLINE_CLAWBACK_ENABLED_FLAG,
+  trustlineEntry,
+  trustlineKey,
+  trustlineRange,
+  withSubEntries,
+  withTrustline,
+  type CreditAsset,
 } from './classic.ts';
 
 // contract_error.rs ContractError
@@ -52,7 +78,10 @@ export const tokenInstanceStorage = (admin: string, name: string, symbol: string
   ]);
   // ScMap keys in host order: Symbol before Vec, then [Admin] before [AssetInfo].
   return [
-    new xdr.ScMapEntry({ key: sym('METADATA'), val: struct({ decimal: u32(7), name: str(name), symbol: str(symbol) }) }),
+    new xdr.ScMapEntry({
+      key: sym('METADATA'),
+      val: struct({ decimal: u32(7), name: str(name), symbol: str(symbol) }),
+    }),
     new xdr.ScMapEntry({ key: vec([sym('Admin')]), val: addr(admin) }),
     new xdr.ScMapEntry({ key: vec([sym('AssetInfo')]), val: assetInfo }),
   ];
@@ -65,10 +94,14 @@ export const allowanceKey = (from: string, spender: string) =>
 export const stellarAssetContract: Contract = {
   call(env, fn, args) {
     switch (fn) {
-      case 'decimals': return u32(7);
-      case 'name': return metadata(env, 'name');
-      case 'symbol': return metadata(env, 'symbol');
-      case 'admin': return addr(adminOf(env));
+      case 'decimals':
+        return u32(7);
+      case 'name':
+        return metadata(env, 'name');
+      case 'symbol':
+        return metadata(env, 'symbol');
+      case 'admin':
+        return addr(adminOf(env));
       case 'balance': {
         const [id] = decodeArgs(env, args, ['address']);
         extendInstance(env);
@@ -148,7 +181,8 @@ export const stellarAssetContract: Contract = {
         createTrustlineIfNeeded(env, id);
         return xdr.ScVal.scvVoid();
       }
-      default: return unknownFunction();
+      default:
+        return unknownFunction();
     }
   },
 };
@@ -233,7 +267,11 @@ const readBool = (v: xdr.ScVal): boolean => xdr.expectUnionVariant(v, 'scvBool')
 
 /** balance.rs `write_contract_balance`: put, then extend its TTL to 30 days when under 29. */
 function writeContractBalance(env: Env, id: string, amount: bigint, authorized: boolean, clawback: boolean): void {
-  env.setData(balanceKey(id), struct({ amount: i128(amount), authorized: bool(authorized), clawback: bool(clawback) }), 'persistent');
+  env.setData(
+    balanceKey(id),
+    struct({ amount: i128(amount), authorized: bool(authorized), clawback: bool(clawback) }),
+    'persistent',
+  );
   env.extendTtl(balanceKey(id), 'persistent', BALANCE_TTL_THRESHOLD, BALANCE_EXTEND_AMOUNT);
 }
 
@@ -249,7 +287,13 @@ function spendBalance(env: Env, id: string, amount: bigint): void {
   if (raw) {
     const balance = readI128(field(raw, 'amount')!);
     if (balance < amount) env.fail(BALANCE_ERROR, 'balance is not sufficient to spend', [raw, i128(amount)]);
-    writeContractBalance(env, id, balance - amount, readBool(field(raw, 'authorized')!), readBool(field(raw, 'clawback')!));
+    writeContractBalance(
+      env,
+      id,
+      balance - amount,
+      readBool(field(raw, 'authorized')!),
+      readBool(field(raw, 'clawback')!),
+    );
   } else if (amount > 0n) {
     env.fail(BALANCE_ERROR, 'zero balance is not sufficient to spend', [i128(amount)]);
   }
@@ -367,7 +411,8 @@ function readAllowance(env: Env, from: string, spender: string): bigint {
 function writeAllowance(env: Env, from: string, spender: string, amount: bigint, liveUntil: number): void {
   const seq = env.ledgerSequence();
   const maxEntryTtl = env.maxLiveUntil() - seq + 1;
-  if (liveUntil > env.maxLiveUntil()) env.fail(ALLOWANCE_ERROR, 'live_until is greater than max', [u32(liveUntil), u32(maxEntryTtl)]);
+  if (liveUntil > env.maxLiveUntil())
+    env.fail(ALLOWANCE_ERROR, 'live_until is greater than max', [u32(liveUntil), u32(maxEntryTtl)]);
   if (amount > 0n && liveUntil < seq) {
     env.fail(ALLOWANCE_ERROR, 'live_until must be >= ledger sequence', [u32(liveUntil), u32(seq)]);
   }

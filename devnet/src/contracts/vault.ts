@@ -51,7 +51,11 @@ export function subscriptionVault(build: VaultBuild = 'deployed'): Contract {
       switch (fn) {
         case 'create_vault': {
           const [user, merchant, token, amount, interval] = decodeArgs(env, args, [
-            'address', 'address', 'address', 'i128', 'u64',
+            'address',
+            'address',
+            'address',
+            'i128',
+            'u64',
           ]);
           env.requireAuth(user);
           if (amount <= 0n) env.panic('amount_per_interval must be positive');
@@ -60,7 +64,10 @@ export function subscriptionVault(build: VaultBuild = 'deployed'): Contract {
           const key = vaultKey(user, merchant);
           env.setData(key, encodeVaultData(data), 'persistent');
           if (extended) {
-            env.emit([sym('vault_created'), addr(user), addr(merchant)], vec([addr(token), i128(amount), u64(interval)]));
+            env.emit(
+              [sym('vault_created'), addr(user), addr(merchant)],
+              vec([addr(token), i128(amount), u64(interval)]),
+            );
             extendVault(env, key, interval);
           }
           return xdr.ScVal.scvVoid();
@@ -92,7 +99,10 @@ export function subscriptionVault(build: VaultBuild = 'deployed'): Contract {
             env.panic('Too early to pull funds');
           }
           env.call(vault.token, 'transfer_from', [
-            addr(env.contract), addr(user), addr(merchant), i128(vault.amountPerInterval),
+            addr(env.contract),
+            addr(user),
+            addr(merchant),
+            i128(vault.amountPerInterval),
           ]);
           env.setData(key, encodeVaultData({ ...vault, lastPullTimestamp: now }), 'persistent');
           env.emit([sym('funds_pulled'), addr(user), addr(merchant)], vec([i128(vault.amountPerInterval), u64(now)]));

@@ -39,7 +39,8 @@ const MAX_LEDGERS = 10_000;
 
 export function parseCongestion(body: Record<string, unknown>): CongestionRequest {
   const ledgers = Number(body.ledgers);
-  if (!Number.isInteger(ledgers) || ledgers < 1 || ledgers > MAX_LEDGERS) throw new Error(`ledgers must be an integer from 1 to ${MAX_LEDGERS}`);
+  if (!Number.isInteger(ledgers) || ledgers < 1 || ledgers > MAX_LEDGERS)
+    throw new Error(`ledgers must be an integer from 1 to ${MAX_LEDGERS}`);
   const out: CongestionRequest = { ledgers };
   if (body.perLedger !== undefined) {
     const n = Number(body.perLedger);
@@ -48,7 +49,8 @@ export function parseCongestion(body: Record<string, unknown>): CongestionReques
   }
   if (body.fee !== undefined) {
     const f = Number(body.fee);
-    if (!Number.isInteger(f) || f < 100 || f > 1_000_000_000) throw new Error('fee must be an integer from 100 to 1000000000 (stroops)');
+    if (!Number.isInteger(f) || f < 100 || f > 1_000_000_000)
+      throw new Error('fee must be an integer from 100 to 1000000000 (stroops)');
     out.fee = f;
   }
   return out;
@@ -121,13 +123,17 @@ function congestionAccount(net: Network, i: number): Keypair {
   return kp;
 }
 
-const decimalsOp = (token: string) => Operation.invokeContractFunction({ contract: token, function: 'decimals', args: [] });
+const decimalsOp = (token: string) =>
+  Operation.invokeContractFunction({ contract: token, function: 'decimals', args: [] });
 
 /** The Soroban data of a `decimals()` call, from the devnet's own simulation (the same for every account). */
 function templateData(net: Network): string {
   const kp = congestionAccount(net, 0);
   const account = net.state.get(keyId(accountKey(kp.publicKey())))!;
-  const tx = new TransactionBuilder(new Account(kp.publicKey(), seqOf(account.data).toString()), { fee: '100', networkPassphrase: net.passphrase })
+  const tx = new TransactionBuilder(new Account(kp.publicKey(), seqOf(account.data).toString()), {
+    fee: '100',
+    networkPassphrase: net.passphrase,
+  })
     .addOperation(decimalsOp(net.genesis.token))
     .setTimeout(TimeoutInfinite)
     .build();
@@ -158,7 +164,14 @@ function buildTx(net: Network, kp: Keypair, fee: bigint, data: string, maxLedger
     fullHash: fullHash(parsed.envelope),
     includeAt: net.latest.sequence + 1,
     age: 0,
-    submission: { hash, source: kp.publicKey(), function: 'decimals', contract: net.genesis.token, args: [], status: 'queued' },
+    submission: {
+      hash,
+      source: kp.publicKey(),
+      function: 'decimals',
+      contract: net.genesis.token,
+      args: [],
+      status: 'queued',
+    },
     traffic: true,
   };
 }

@@ -12,7 +12,14 @@ import { invoke } from '../tx/invoke.ts';
 import { addTraffic, type TrafficRequest, type TrafficTx } from './traffic.ts';
 import { congest, type CongestionReply, type CongestionRequest } from './congestion.ts';
 import type { SorobanNetworkConfig } from '../ledger/network-config.ts';
-import { changeTrustline, TrustlineError, viewTrustline, type TrustlineAnswer, type TrustlineRequest, type TrustlineView } from './trustlines.ts';
+import {
+  changeTrustline,
+  TrustlineError,
+  viewTrustline,
+  type TrustlineAnswer,
+  type TrustlineRequest,
+  type TrustlineView,
+} from './trustlines.ts';
 import { displayScVal } from '../host/display.ts';
 import type { HostEvent } from '../host/events.ts';
 
@@ -37,9 +44,13 @@ export class DevnetControl {
    * (or `limit`) and authorized, as a wallet's ChangeTrust would make it; `limit` given for an
    * existing trustline changes its limit. `trustline: false` leaves trustlines alone.
    */
-  fund(address: string, opts: { trustline?: boolean; limit?: bigint } = {}): { address: string; balance: string; trustline: TrustlineView | null } {
+  fund(
+    address: string,
+    opts: { trustline?: boolean; limit?: bigint } = {},
+  ): { address: string; balance: string; trustline: TrustlineView | null } {
     if (!StrKey.isValidEd25519PublicKey(address)) throw new ControlError('address must be a G… account id');
-    if (address === this.net.genesis.asset.issuer && opts.trustline === true) throw new ControlError('the issuer holds no trustline for its own asset');
+    if (address === this.net.genesis.asset.issuer && opts.trustline === true)
+      throw new ControlError('the issuer holds no trustline for its own asset');
     const id = keyId(accountKey(address));
     const seq = this.net.latest.sequence;
     const existing = this.net.state.get(id);
@@ -51,9 +62,10 @@ export class DevnetControl {
     if (address !== this.net.genesis.asset.issuer) {
       const wanted = opts.trustline ?? true;
       const current = this.trustlineOf(address);
-      trustline = wanted && (!current.trustline || opts.limit !== undefined)
-        ? this.trustline({ account: address, ...(opts.limit !== undefined && { limit: opts.limit }) }).trustline
-        : current.trustline;
+      trustline =
+        wanted && (!current.trustline || opts.limit !== undefined)
+          ? this.trustline({ account: address, ...(opts.limit !== undefined && { limit: opts.limit }) }).trustline
+          : current.trustline;
     }
     return { address, balance: balanceOf(this.net.state.get(id)!.data).toString(), trustline };
   }
@@ -78,7 +90,8 @@ export class DevnetControl {
 
   /** Mints raw token units to a G… or C… address, as the devnet-held token admin. */
   mint(to: string, amount: string): { to: string; amount: string } {
-    if (!StrKey.isValidEd25519PublicKey(to) && !StrKey.isValidContract(to)) throw new ControlError('to must be a G… or C… address');
+    if (!StrKey.isValidEd25519PublicKey(to) && !StrKey.isValidContract(to))
+      throw new ControlError('to must be a G… or C… address');
     if (!/^\d+$/.test(amount)) throw new ControlError('amount must be a non-negative integer string of raw units');
     this.mintUnits(to, BigInt(amount));
     return { to, amount };
@@ -201,7 +214,9 @@ export class DevnetControl {
 
 /** The error and the first `error` diagnostic's data, e.g. `Error(Contract, #13) ["trustline entry is missing for account", G…]`. */
 function errorSummary(message: string, events: HostEvent[]): string {
-  const diag = events.find((e) => e.kind === 'diagnostic' && e.topics[0]?.type === 'scvSymbol' && e.topics[0].sym.toString() === 'error');
+  const diag = events.find(
+    (e) => e.kind === 'diagnostic' && e.topics[0]?.type === 'scvSymbol' && e.topics[0].sym.toString() === 'error',
+  );
   return diag ? `${message} ${displayScVal(diag.data)}` : message;
 }
 

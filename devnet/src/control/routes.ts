@@ -34,7 +34,10 @@ function parseFund(b: Body): { trustline?: boolean; limit?: bigint } {
   if (b.trustline !== undefined && typeof b.trustline !== 'boolean') throw new Error('trustline must be true or false');
   const limit = parseLimit(b.limit);
   if (b.trustline === false && limit !== undefined) throw new Error('limit needs trustline: true');
-  return { ...(b.trustline !== undefined && { trustline: b.trustline as boolean }), ...(limit !== undefined && { limit }) };
+  return {
+    ...(b.trustline !== undefined && { trustline: b.trustline as boolean }),
+    ...(limit !== undefined && { limit }),
+  };
 }
 
 export type ControlReply = { status: number; body: unknown };
@@ -50,7 +53,8 @@ export function handleControl(control: DevnetControl, method: string, path: stri
     } catch {
       return { status: 400, body: { error: 'body must be JSON' } };
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return { status: 400, body: { error: 'body must be a JSON object' } };
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return { status: 400, body: { error: 'body must be a JSON object' } };
   }
   try {
     return { status: 200, body: route.run(control, body) };

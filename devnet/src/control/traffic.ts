@@ -12,7 +12,14 @@
 //   cannot execute __check_auth, so these are included and FAILED (INVOKE_HOST_FUNCTION_TRAPPED,
 //   Error(Auth, InvalidAction)): valid ledger content, for decoding only.
 import {
-  Account, hash, Keypair, Operation, StrKey, TimeoutInfinite, TransactionBuilder, xdr,
+  Account,
+  hash,
+  Keypair,
+  Operation,
+  StrKey,
+  TimeoutInfinite,
+  TransactionBuilder,
+  xdr,
 } from '@stellar/stellar-sdk';
 import { accountEntry, FRIENDBOT_XLM, seqOf } from '../ledger/accounts.ts';
 import { deriveKeypair } from '../ledger/genesis.ts';
@@ -51,7 +58,8 @@ const TRAFFIC_BALANCE = 10n ** 15n;
 
 export function parseTraffic(body: Record<string, unknown>): TrafficRequest {
   const count = Number(body.count);
-  if (!Number.isInteger(count) || count < 1 || count > MAX_TRAFFIC) throw new Error(`count must be an integer from 1 to ${MAX_TRAFFIC}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_TRAFFIC)
+    throw new Error(`count must be an integer from 1 to ${MAX_TRAFFIC}`);
   if (body.ledgers === undefined) return { count };
   const ledgers = Number(body.ledgers);
   if (!Number.isInteger(ledgers) || ledgers < 1) throw new Error('ledgers must be a positive integer');
@@ -102,7 +110,14 @@ function ensureTokens(net: Network, mint: Minter, holder: string): void {
   }
 }
 
-function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, ledger: number, amount: bigint): TrafficTx {
+function buildOne(
+  net: Network,
+  mint: Minter,
+  arm: TrafficArm,
+  slot: number,
+  ledger: number,
+  amount: bigint,
+): TrafficTx {
   const { token } = net.genesis;
   const to = trafficAccount(net, `to/${slot}`).publicKey();
   const holder = arm === 'sourceAccount' ? trafficAccount(net, `source/${slot}`) : trafficAccount(net, `from/${slot}`);
@@ -117,7 +132,14 @@ function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, led
       fee: '100',
       networkPassphrase: net.passphrase,
     })
-      .addOperation(Operation.invokeContractFunction({ contract: token, function: 'transfer', args: [addr(from), addr(to), i128(amount)], auth }))
+      .addOperation(
+        Operation.invokeContractFunction({
+          contract: token,
+          function: 'transfer',
+          args: [addr(from), addr(to), i128(amount)],
+          auth,
+        }),
+      )
       .setTimeout(TimeoutInfinite);
     if (data) builder.setSorobanData(data);
     return builder.build();
@@ -127,7 +149,9 @@ function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, led
   // wallet would get them from simulateTransaction.
   const sim = simulateTransaction(net, { transaction: build().toXDR(), useUpgradedAuth: arm !== 'address' });
   if (typeof sim.error === 'string') throw new Error(`traffic simulation failed: ${sim.error}`);
-  const recorded = (sim.results as { auth: string[] }[])[0].auth.map((a) => xdr.SorobanAuthorizationEntry.fromXdr(a, 'base64'));
+  const recorded = (sim.results as { auth: string[] }[])[0].auth.map((a) =>
+    xdr.SorobanAuthorizationEntry.fromXdr(a, 'base64'),
+  );
   const auth = arm === 'sourceAccount' ? recorded : recorded.map((e) => sign(net, e, arm, holder, includeAt + 100));
   const tx = build(auth, String(sim.transactionData));
   tx.sign(source);
@@ -141,7 +165,14 @@ function buildOne(net: Network, mint: Minter, arm: TrafficArm, slot: number, led
     fullHash: fullHash(parsed.envelope),
     includeAt,
     age: 0,
-    submission: { hash: txHex, source: source.publicKey(), function: 'transfer', contract: token, args: [from, to, amount.toString()], status: 'queued' },
+    submission: {
+      hash: txHex,
+      source: source.publicKey(),
+      function: 'transfer',
+      contract: token,
+      args: [from, to, amount.toString()],
+      status: 'queued',
+    },
     traffic: true,
   };
   net.queue.push(queued);
@@ -167,7 +198,13 @@ function nextSlot(net: Network, source: string, wanted: number): { seq: bigint; 
 }
 
 /** Signs a recorded entry with the arm under test; the expiration covers the scheduled ledger. */
-function sign(net: Network, entry: xdr.SorobanAuthorizationEntry, arm: TrafficArm, signer: Keypair, expiration: number): xdr.SorobanAuthorizationEntry {
+function sign(
+  net: Network,
+  entry: xdr.SorobanAuthorizationEntry,
+  arm: TrafficArm,
+  signer: Keypair,
+  expiration: number,
+): xdr.SorobanAuthorizationEntry {
   const recorded = addressCredentials(entry.credentials)!;
   const base = new xdr.SorobanAddressCredentials({
     address: recorded.address,
@@ -196,13 +233,15 @@ function sign(net: Network, entry: xdr.SorobanAuthorizationEntry, arm: TrafficAr
     );
     return new xdr.SorobanAuthorizationEntry({ credentials, rootInvocation: entry.rootInvocation });
   }
-  const unsigned = arm === 'address'
-    ? xdr.SorobanCredentials.sorobanCredentialsAddress(base)
-    : xdr.SorobanCredentials.sorobanCredentialsAddressV2(base);
+  const unsigned =
+    arm === 'address'
+      ? xdr.SorobanCredentials.sorobanCredentialsAddress(base)
+      : xdr.SorobanCredentials.sorobanCredentialsAddressV2(base);
   const payload = signaturePayload(net.networkId, unsigned, entry.rootInvocation);
   const signed = new xdr.SorobanAddressCredentials({ ...base, signature: accountSignature(signer, payload) });
-  const credentials = arm === 'address'
-    ? xdr.SorobanCredentials.sorobanCredentialsAddress(signed)
-    : xdr.SorobanCredentials.sorobanCredentialsAddressV2(signed);
+  const credentials =
+    arm === 'address'
+      ? xdr.SorobanCredentials.sorobanCredentialsAddress(signed)
+      : xdr.SorobanCredentials.sorobanCredentialsAddressV2(signed);
   return new xdr.SorobanAuthorizationEntry({ credentials, rootInvocation: entry.rootInvocation });
 }

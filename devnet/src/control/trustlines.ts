@@ -6,8 +6,15 @@
 // no meta; getLedgerEntries shows the entry at once.
 import { StrKey } from '@stellar/stellar-sdk';
 import {
-  accountMinBalance, AUTHORIZED_FLAG, AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG, I64_MAX, openTrustline, readTrustline,
-  trustlineKey, withSubEntries, withTrustline,
+  accountMinBalance,
+  AUTHORIZED_FLAG,
+  AUTHORIZED_TO_MAINTAIN_LIABILITIES_FLAG,
+  I64_MAX,
+  openTrustline,
+  readTrustline,
+  trustlineKey,
+  withSubEntries,
+  withTrustline,
 } from '../contracts/classic.ts';
 import { BASE_RESERVE_STROOPS } from '../ledger/header.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
@@ -38,7 +45,8 @@ export function parseLimit(value: unknown): bigint | undefined {
 }
 
 export function parseTrustlineRequest(b: Record<string, unknown>): TrustlineRequest {
-  if (b.authorized !== undefined && typeof b.authorized !== 'boolean') throw new TrustlineError('authorized must be true or false');
+  if (b.authorized !== undefined && typeof b.authorized !== 'boolean')
+    throw new TrustlineError('authorized must be true or false');
   if (b.remove !== undefined && typeof b.remove !== 'boolean') throw new TrustlineError('remove must be true or false');
   const req: TrustlineRequest = { account: String(b.account ?? '') };
   const limit = parseLimit(b.limit);
@@ -59,7 +67,12 @@ export function viewTrustline(net: Network, account: string): TrustlineAnswer {
     account,
     asset: `${asset.code}:${asset.issuer}`,
     trustline: t
-      ? { balance: t.balance.toString(), limit: t.limit.toString(), flags: t.flags, authorized: (t.flags & AUTHORIZED_FLAG) !== 0 }
+      ? {
+          balance: t.balance.toString(),
+          limit: t.limit.toString(),
+          flags: t.flags,
+          authorized: (t.flags & AUTHORIZED_FLAG) !== 0,
+        }
       : null,
   };
 }
@@ -71,7 +84,8 @@ export function changeTrustline(net: Network, req: TrustlineRequest): TrustlineA
     throw new TrustlineError('account must be a G… account id (C… holders keep contract-data balances, no trustline)');
   }
   // ChangeTrustOpFrame: CHANGE_TRUST_SELF_NOT_ALLOWED since protocol 3.
-  if (account === asset.issuer) throw new TrustlineError('the issuer holds no trustline for its own asset (CHANGE_TRUST_SELF_NOT_ALLOWED)');
+  if (account === asset.issuer)
+    throw new TrustlineError('the issuer holds no trustline for its own asset (CHANGE_TRUST_SELF_NOT_ALLOWED)');
   const accountId = keyId(accountKey(account));
   const acc = net.state.get(accountId);
   if (!acc) throw new TrustlineError(`account ${account} does not exist: fund it first`);
@@ -84,7 +98,9 @@ export function changeTrustline(net: Network, req: TrustlineRequest): TrustlineA
     const t = readTrustline(stored.data);
     // Limit 0 is below the minimum limit (balance + buying liabilities) of a non-empty line.
     if (t.balance + t.buying > 0n) {
-      throw new TrustlineError(`the trustline holds ${t.balance} units: a trustline is removed only when empty (CHANGE_TRUST_INVALID_LIMIT)`);
+      throw new TrustlineError(
+        `the trustline holds ${t.balance} units: a trustline is removed only when empty (CHANGE_TRUST_INVALID_LIMIT)`,
+      );
     }
     net.state.delete(tlId);
     net.state.set(accountId, { data: withSubEntries(acc.data, -1), lastModified: seq });
@@ -99,7 +115,7 @@ export function changeTrustline(net: Network, req: TrustlineRequest): TrustlineA
       throw new TrustlineError('the account cannot cover one more base reserve (CHANGE_TRUST_LOW_RESERVE)');
     }
     // Unauthorized at creation is what ChangeTrust gives when the issuer has AUTH_REQUIRED: no flags.
-    const flags = req.authorized ?? true ? AUTHORIZED_FLAG : 0;
+    const flags = (req.authorized ?? true) ? AUTHORIZED_FLAG : 0;
     openTrustline(net.state, seq, account, asset, { limit: req.limit ?? I64_MAX, flags });
     return viewTrustline(net, account);
   }
@@ -109,7 +125,9 @@ export function changeTrustline(net: Network, req: TrustlineRequest): TrustlineA
   if (req.limit !== undefined) {
     // getMinimumLimit: the balance plus buying liabilities.
     if (req.limit < t.balance + t.buying) {
-      throw new TrustlineError(`limit ${req.limit} is below the trustline's balance ${t.balance} (CHANGE_TRUST_INVALID_LIMIT)`);
+      throw new TrustlineError(
+        `limit ${req.limit} is below the trustline's balance ${t.balance} (CHANGE_TRUST_INVALID_LIMIT)`,
+      );
     }
     data = withTrustline(data, { limit: req.limit });
   }

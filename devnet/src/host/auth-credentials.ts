@@ -22,10 +22,14 @@ import { accountKey } from '../ledger/keys.ts';
 /** The address credentials of an entry, whichever address arm carries them. */
 export function addressCredentials(c: xdr.SorobanCredentials): xdr.SorobanAddressCredentials | undefined {
   switch (c.type) {
-    case 'sorobanCredentialsAddress': return c.address;
-    case 'sorobanCredentialsAddressV2': return c.addressV2;
-    case 'sorobanCredentialsAddressWithDelegates': return c.addressWithDelegates.addressCredentials;
-    default: return undefined;
+    case 'sorobanCredentialsAddress':
+      return c.address;
+    case 'sorobanCredentialsAddressV2':
+      return c.addressV2;
+    case 'sorobanCredentialsAddressWithDelegates':
+      return c.addressWithDelegates.addressCredentials;
+    default:
+      return undefined;
   }
 }
 
@@ -85,7 +89,8 @@ export function verifyAddressCredentials(
   const payload = signaturePayload(networkId, entry.credentials, entry.rootInvocation);
   try {
     if (address.startsWith('G')) checkAccountSignatures(host, address, payload, creds.signature);
-    else host.fail('Auth', 'InvalidAction', 'custom account contracts are not supported by the devnet', [addr(address)]);
+    else
+      host.fail('Auth', 'InvalidAction', 'custom account contracts are not supported by the devnet', [addr(address)]);
   } catch (e) {
     if (!(e instanceof HostError) || !isRecoverable(e)) throw e;
     host.fail('Auth', 'InvalidAction', 'failed account authentication with error', [addr(address), e.toScVal()]);
@@ -98,7 +103,11 @@ export function verifyAddressCredentials(
     host.fail('Auth', 'InvalidInput', 'signature has expired', [addr(address), u32(seq), u32(expiration)]);
   }
   if (expiration > maxLiveUntil) {
-    host.fail('Auth', 'InvalidInput', 'signature expiration is too late', [addr(address), u32(maxLiveUntil), u32(expiration)]);
+    host.fail('Auth', 'InvalidInput', 'signature expiration is too late', [
+      addr(address),
+      u32(maxLiveUntil),
+      u32(expiration),
+    ]);
   }
   const nonce = creds.nonce;
   const key = nonceKey(address, nonce);
@@ -118,7 +127,10 @@ function isRecoverable(e: HostError): boolean {
 /** DelegatedAccountAuthSignerTreeNode::from_xdr: delegates strictly ordered by address, at every level. */
 function checkDelegateOrder(host: Host, delegates: xdr.SorobanDelegateSignature[]): void {
   for (let i = 1; i < delegates.length; i++) {
-    const order = Buffer.compare(Buffer.from(delegates[i - 1].address.toXdr()), Buffer.from(delegates[i].address.toXdr()));
+    const order = Buffer.compare(
+      Buffer.from(delegates[i - 1].address.toXdr()),
+      Buffer.from(delegates[i].address.toXdr()),
+    );
     if (order === 0) host.fail('Auth', 'InvalidInput', 'delegated signers contain duplicate address', []);
     if (order > 0) host.fail('Auth', 'InvalidInput', 'delegated signer addresses are not in sorted order', []);
   }
@@ -126,7 +138,7 @@ function checkDelegateOrder(host: Host, delegates: xdr.SorobanDelegateSignature[
 }
 
 function checkAccountSignatures(host: Host, address: string, payload: Uint8Array, signature: xdr.ScVal): void {
-  const sigs = signature.type === 'scvVec' ? signature.vec ?? [] : null;
+  const sigs = signature.type === 'scvVec' ? (signature.vec ?? []) : null;
   if (sigs === null) host.fail('Value', 'UnexpectedType', 'account signatures must be a vector', []);
   if (sigs.length === 0) host.fail('Auth', 'InvalidInput', 'no account signatures found', []);
   const account = host.read(accountKey(address), 'account', addr(address));
@@ -138,13 +150,17 @@ function checkAccountSignatures(host: Host, address: string, payload: Uint8Array
     const pk = field(sig, 'public_key');
     const sg = field(sig, 'signature');
     if (!pk || !sg) host.fail('Value', 'UnexpectedType', 'malformed account signature', []);
-    if (pk.type !== 'scvBytes' || sg.type !== 'scvBytes') host.fail('Value', 'UnexpectedType', 'malformed account signature', []);
+    if (pk.type !== 'scvBytes' || sg.type !== 'scvBytes')
+      host.fail('Value', 'UnexpectedType', 'malformed account signature', []);
     const pkBytes = Buffer.from(pk.bytes.value);
     if (prev && Buffer.compare(prev, pkBytes) >= 0) {
       host.fail('Auth', 'InvalidInput', 'public keys are not ordered', [pk]);
     }
     host.instructions += COST.verify;
-    if (pkBytes.length !== 32 || !Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(pkBytes)).verify(payload, sg.bytes.value)) {
+    if (
+      pkBytes.length !== 32 ||
+      !Keypair.fromPublicKey(StrKey.encodeEd25519PublicKey(pkBytes)).verify(payload, sg.bytes.value)
+    ) {
       host.fail('Crypto', 'InvalidInput', 'failed ED25519 verification', [sg]);
     }
     const signerWeight = weightOf(entry, pkBytes);
@@ -167,4 +183,3 @@ function weightOf(entry: xdr.AccountEntry, pk: Buffer): number {
   }
   return 0;
 }
-

@@ -33,7 +33,13 @@ export class AuthManager {
    * ADDRESS for non-source signers, as simulateTransaction does with `useUpgradedAuth: true`
    * (rs-soroban-env e2e_invoke.rs RecordedAuthPayload::into_auth_entry_with_emulated_signature).
    */
-  constructor(mode: AuthMode, source: string, entries: xdr.SorobanAuthorizationEntry[], networkId: Uint8Array, useAddressV2 = false) {
+  constructor(
+    mode: AuthMode,
+    source: string,
+    entries: xdr.SorobanAuthorizationEntry[],
+    networkId: Uint8Array,
+    useAddressV2 = false,
+  ) {
     this.mode = mode;
     this.useAddressV2 = useAddressV2;
     this.source = source;
@@ -189,15 +195,18 @@ export function nonceEntry(address: string, nonce: bigint): xdr.LedgerEntryData 
   );
 }
 
-const nonceVal = (nonce: bigint) =>
-  xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce }));
+const nonceVal = (nonce: bigint) => xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce }));
 
 /** The address an entry's credentials name; undefined for SOURCE_ACCOUNT credentials. */
 export function credentialAddress(c: xdr.SorobanCredentials): string | undefined {
   switch (c.type) {
-    case 'sorobanCredentialsSourceAccount': return undefined;
-    case 'sorobanCredentialsAddress': return strkeyOf(c.address.address);
-    case 'sorobanCredentialsAddressV2': return strkeyOf(c.addressV2.address);
-    case 'sorobanCredentialsAddressWithDelegates': return strkeyOf(c.addressWithDelegates.addressCredentials.address);
+    case 'sorobanCredentialsSourceAccount':
+      return undefined;
+    case 'sorobanCredentialsAddress':
+      return strkeyOf(c.address.address);
+    case 'sorobanCredentialsAddressV2':
+      return strkeyOf(c.addressV2.address);
+    case 'sorobanCredentialsAddressWithDelegates':
+      return strkeyOf(c.addressWithDelegates.addressCredentials.address);
   }
 }

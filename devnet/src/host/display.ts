@@ -8,27 +8,46 @@ import type { HostEvent } from './events.ts';
 
 export function displayScVal(v: xdr.ScVal): string {
   switch (v.type) {
-    case 'scvBool': return String(v.b);
-    case 'scvVoid': return 'Void';
-    case 'scvError': return fromScError(v.error);
-    case 'scvU32': return String(v.u32);
-    case 'scvI32': return String(v.i32);
-    case 'scvU64': return v.u64.toString();
-    case 'scvI64': return v.i64.toString();
-    case 'scvTimepoint': return `TimePoint(${v.timepoint.toString()})`;
-    case 'scvDuration': return `Duration(${v.duration.toString()})`;
-    case 'scvU128': return ((v.u128.hi << 64n) | v.u128.lo).toString();
-    case 'scvI128': return readI128(v).toString();
-    case 'scvBytes': return `Bytes(${Buffer.from(v.bytes.value).toString('hex')})`;
-    case 'scvString': return `"${v.str.toString()}"`;
-    case 'scvSymbol': return v.sym.toString();
-    case 'scvVec': return `[${(v.vec ?? []).map(displayScVal).join(', ')}]`;
+    case 'scvBool':
+      return String(v.b);
+    case 'scvVoid':
+      return 'Void';
+    case 'scvError':
+      return fromScError(v.error);
+    case 'scvU32':
+      return String(v.u32);
+    case 'scvI32':
+      return String(v.i32);
+    case 'scvU64':
+      return v.u64.toString();
+    case 'scvI64':
+      return v.i64.toString();
+    case 'scvTimepoint':
+      return `TimePoint(${v.timepoint.toString()})`;
+    case 'scvDuration':
+      return `Duration(${v.duration.toString()})`;
+    case 'scvU128':
+      return ((v.u128.hi << 64n) | v.u128.lo).toString();
+    case 'scvI128':
+      return readI128(v).toString();
+    case 'scvBytes':
+      return `Bytes(${Buffer.from(v.bytes.value).toString('hex')})`;
+    case 'scvString':
+      return `"${v.str.toString()}"`;
+    case 'scvSymbol':
+      return v.sym.toString();
+    case 'scvVec':
+      return `[${(v.vec ?? []).map(displayScVal).join(', ')}]`;
     case 'scvMap':
       return `{${(v.map ?? []).map((e) => `${displayScVal(e.key)}: ${displayScVal(e.val)}`).join(', ')}}`;
-    case 'scvAddress': return strkeyOf(v.address);
-    case 'scvLedgerKeyContractInstance': return 'LedgerKeyContractInstance';
-    case 'scvLedgerKeyNonce': return `LedgerKeyNonce(${v.nonceKey.nonce.toString()})`;
-    default: return v.type;
+    case 'scvAddress':
+      return strkeyOf(v.address);
+    case 'scvLedgerKeyContractInstance':
+      return 'LedgerKeyContractInstance';
+    case 'scvLedgerKeyNonce':
+      return `LedgerKeyNonce(${v.nonceKey.nonce.toString()})`;
+    default:
+      return v.type;
   }
 }
 

@@ -2,11 +2,27 @@
 import { xdr } from '@stellar/stellar-sdk';
 
 export type ErrorType =
-  | 'Contract' | 'WasmVm' | 'Context' | 'Storage' | 'Object'
-  | 'Crypto' | 'Events' | 'Budget' | 'Value' | 'Auth';
+  | 'Contract'
+  | 'WasmVm'
+  | 'Context'
+  | 'Storage'
+  | 'Object'
+  | 'Crypto'
+  | 'Events'
+  | 'Budget'
+  | 'Value'
+  | 'Auth';
 export type ErrorCode =
-  | 'ArithDomain' | 'IndexBounds' | 'InvalidInput' | 'MissingValue' | 'ExistingValue'
-  | 'ExceededLimit' | 'InvalidAction' | 'InternalError' | 'UnexpectedType' | 'UnexpectedSize';
+  | 'ArithDomain'
+  | 'IndexBounds'
+  | 'InvalidInput'
+  | 'MissingValue'
+  | 'ExistingValue'
+  | 'ExceededLimit'
+  | 'InvalidAction'
+  | 'InternalError'
+  | 'UnexpectedType'
+  | 'UnexpectedSize';
 
 /** Thrown through contract code; the host turns it into the simulation error text or a TRAPPED result. */
 export class HostError extends Error {

@@ -68,7 +68,13 @@ export class Host {
     }
   }
 
-  write(key: xdr.LedgerKey, data: xdr.LedgerEntryData | null, liveUntil: number | undefined, what: string, subject: xdr.ScVal): void {
+  write(
+    key: xdr.LedgerKey,
+    data: xdr.LedgerEntryData | null,
+    liveUntil: number | undefined,
+    what: string,
+    subject: xdr.ScVal,
+  ): void {
     this.instructions += COST.write;
     try {
       if (data) this.storage.put(key, data, liveUntil);
@@ -123,7 +129,11 @@ export class Host {
       for (let i = frame.eventStart; i < this.events.length; i++) this.events[i].failed = true;
       const errVal = e.toScVal();
       this.diagnostic(caller, [sym('error'), errVal], [str('contract call failed'), sym(fn), vec(args)]);
-      this.diagnostic(caller, [sym('error'), errVal], [str('escalating error to VM trap from failed host function call: call')]);
+      this.diagnostic(
+        caller,
+        [sym('error'), errVal],
+        [str('escalating error to VM trap from failed host function call: call')],
+      );
       throw new HostError(e.errorType, e.errorCode);
     }
   }
@@ -147,7 +157,8 @@ export class Host {
     const dataKey = (key: xdr.ScVal, d: Durability) => contractDataKey(frame.contract, key, d);
     // A new entry lives for the network's minimum TTL (state_archival min_persistent_ttl /
     // min_temporary_ttl; rs-soroban-env ledger_info.rs LedgerInfo::min_live_until_ledger_checked).
-    const defaultTtl = (d: Durability) => this.ctx.ledgerSeq + (d === 'persistent' ? this.ctx.minPersistentTtl : this.ctx.minTemporaryTtl) - 1;
+    const defaultTtl = (d: Durability) =>
+      this.ctx.ledgerSeq + (d === 'persistent' ? this.ctx.minPersistentTtl : this.ctx.minTemporaryTtl) - 1;
     return {
       contract: frame.contract,
       ledgerSequence: () => host.ctx.ledgerSeq,
@@ -183,7 +194,8 @@ export class Host {
         const address = xdr.ScVal.scvAddress(scAddress(frame.contract));
         host.extendTtl(instanceKey(frame.contract), threshold, extendTo, 'contract instance key', address);
         const wasmHash = host.ctx.contracts.get(frame.contract)?.wasmHash;
-        if (wasmHash) host.extendTtl(codeKey(wasmHash), threshold, extendTo, 'contract code key', xdr.ScVal.scvBytes(wasmHash));
+        if (wasmHash)
+          host.extendTtl(codeKey(wasmHash), threshold, extendTo, 'contract code key', xdr.ScVal.scvBytes(wasmHash));
       },
       getLedgerEntry(key) {
         return host.read(key, classicKeyName(key), classicSubject(key))?.data;
@@ -194,7 +206,7 @@ export class Host {
       instanceValue(key) {
         const e = host.storage.get(instanceKey(frame.contract));
         const val = e ? contractDataOf(e).val : undefined;
-        const storage = val?.type === 'scvContractInstance' ? val.instance.storage ?? [] : [];
+        const storage = val?.type === 'scvContractInstance' ? (val.instance.storage ?? []) : [];
         const wanted = key.toXdr('base64');
         return storage.find((m) => m.key.toXdr('base64') === wanted)?.val;
       },
@@ -217,8 +229,10 @@ const classicKeyName = (k: xdr.LedgerKey): string => (k.type === 'trustline' ? '
 
 /** The account a classic key belongs to, as the error's argument (error.rs `account_address_from_key`). */
 function classicSubject(k: xdr.LedgerKey): xdr.ScVal {
-  const accountId = k.type === 'trustline' ? k.trustLine.accountId : k.type === 'account' ? k.account.accountId : undefined;
+  const accountId =
+    k.type === 'trustline' ? k.trustLine.accountId : k.type === 'account' ? k.account.accountId : undefined;
   return accountId ? xdr.ScVal.scvAddress(xdr.ScAddress.scAddressTypeAccount(accountId)) : xdr.ScVal.scvVoid();
 }
 
-const contractDataOf = (e: StoredEntry): xdr.ContractDataEntry => xdr.expectUnionVariant(e.data, 'contractData').contractData;
+const contractDataOf = (e: StoredEntry): xdr.ContractDataEntry =>
+  xdr.expectUnionVariant(e.data, 'contractData').contractData;

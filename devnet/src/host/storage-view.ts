@@ -7,9 +7,7 @@ import { accountExtV3, accountExtV3Of, accountOf, accountWith } from '../ledger/
 import { isArchived, isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
 import { isTemporary, keyId } from '../ledger/keys.ts';
 
-export type AccessMode =
-  | { kind: 'record' }
-  | { kind: 'enforce'; readOnly: Set<string>; readWrite: Set<string> };
+export type AccessMode = { kind: 'record' } | { kind: 'enforce'; readOnly: Set<string>; readWrite: Set<string> };
 
 export class FootprintError extends Error {
   readonly key: xdr.LedgerKey;
@@ -91,7 +89,11 @@ export class StorageView {
     const entry = this.state.get(id);
     if (!entry || this.restoreLiveUntil === undefined) return entry;
     this.access(key, id, true);
-    const restored: StoredEntry = { ...entry, lastModified: this.ledgerSeq, liveUntil: Math.max(entry.liveUntil ?? 0, this.restoreLiveUntil) };
+    const restored: StoredEntry = {
+      ...entry,
+      lastModified: this.ledgerSeq,
+      liveUntil: Math.max(entry.liveUntil ?? 0, this.restoreLiveUntil),
+    };
     this.overlay.set(id, { key, entry: restored });
     this.restoredKeys.set(id, key);
     return restored;
@@ -143,7 +145,8 @@ export class StorageView {
     const out: TtlChange[] = [];
     for (const [id, { key, entry, ttlOnly }] of this.overlay) {
       const before = this.state.get(id);
-      if (ttlOnly && entry && before && entry.liveUntil !== undefined) out.push({ key, id, before, liveUntil: entry.liveUntil });
+      if (ttlOnly && entry && before && entry.liveUntil !== undefined)
+        out.push({ key, id, before, liveUntil: entry.liveUntil });
     }
     return out;
   }

@@ -26,7 +26,8 @@ export function accountEntry(g: string, balance: bigint, seqNum: bigint): xdr.Le
   );
 }
 
-export const accountOf = (data: xdr.LedgerEntryData): xdr.AccountEntry => xdr.expectUnionVariant(data, 'account').account;
+export const accountOf = (data: xdr.LedgerEntryData): xdr.AccountEntry =>
+  xdr.expectUnionVariant(data, 'account').account;
 export const balanceOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).balance;
 export const seqOf = (data: xdr.LedgerEntryData): bigint => accountOf(data).seqNum;
 

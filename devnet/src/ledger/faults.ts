@@ -37,7 +37,8 @@ export class Faults {
 export function parseFault(body: unknown): FaultSpec {
   const b = (body ?? {}) as Record<string, unknown>;
   const count = b.count === undefined ? undefined : Number(b.count);
-  if (count !== undefined && (!Number.isInteger(count) || count < 1)) throw new Error('count must be a positive integer');
+  if (count !== undefined && (!Number.isInteger(count) || count < 1))
+    throw new Error('count must be a positive integer');
   switch (b.kind) {
     case 'drop':
     case 'fail-next':
@@ -48,7 +49,8 @@ export function parseFault(body: unknown): FaultSpec {
       return { kind: 'delay', ledgers, count };
     }
     case 'send':
-      if (b.status !== 'TRY_AGAIN_LATER' && b.status !== 'ERROR') throw new Error('status must be TRY_AGAIN_LATER or ERROR');
+      if (b.status !== 'TRY_AGAIN_LATER' && b.status !== 'ERROR')
+        throw new Error('status must be TRY_AGAIN_LATER or ERROR');
       return { kind: 'send', status: b.status, count };
     default:
       throw new Error('kind must be one of drop, fail-next, delay, send');

@@ -8,7 +8,14 @@ import { LedgerState } from './ledger-state.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import { stellarAssetContract, tokenInstanceStorage } from '../contracts/token.ts';
 import { subscriptionVault, type VaultBuild } from '../contracts/vault.ts';
-import { AUTH_REVOCABLE_FLAG, AUTHORIZED_FLAG, I64_MAX, openTrustline, withAccountFlags, type CreditAsset } from '../contracts/classic.ts';
+import {
+  AUTH_REVOCABLE_FLAG,
+  AUTHORIZED_FLAG,
+  I64_MAX,
+  openTrustline,
+  withAccountFlags,
+  type CreditAsset,
+} from '../contracts/classic.ts';
 
 export const DEFAULT_PASSPHRASE = 'Local Billing Devnet ; 2026';
 export const TOKEN_CODE = 'USDC';
@@ -34,7 +41,9 @@ export function buildGenesis(passphrase: string, accountCount: number, vaultBuil
   const accounts = Array.from({ length: accountCount }, (_, i) => deriveKeypair(`account/${i}`));
   const token = new Asset(TOKEN_CODE, tokenAdmin.publicKey()).contractId(passphrase);
   // Another build is other Wasm: another code hash under the same contract id.
-  const vaultWasmHash = hash(Buffer.from(`billing-devnet:subscription-vault-wasm${vaultBuild === 'deployed' ? '' : `:${vaultBuild}`}`));
+  const vaultWasmHash = hash(
+    Buffer.from(`billing-devnet:subscription-vault-wasm${vaultBuild === 'deployed' ? '' : `:${vaultBuild}`}`),
+  );
   const vault = deployedContractId(passphrase, tokenAdmin.publicKey(), hash(Buffer.from('subscription-vault')));
 
   const state = new LedgerState();
@@ -48,12 +57,20 @@ export function buildGenesis(passphrase: string, accountCount: number, vaultBuil
   // The issuer may revoke authorization (AUTH_REVOCABLE), so a holder can be deauthorized as on a
   // regulated asset; every test account holds an authorized, unlimited USDC trustline.
   const adminKey = keyId(accountKey(tokenAdmin.publicKey()));
-  state.set(adminKey, { data: withAccountFlags(state.get(adminKey)!.data, AUTH_REVOCABLE_FLAG), lastModified: GENESIS_SEQUENCE });
+  state.set(adminKey, {
+    data: withAccountFlags(state.get(adminKey)!.data, AUTH_REVOCABLE_FLAG),
+    lastModified: GENESIS_SEQUENCE,
+  });
   const asset: CreditAsset = { code: TOKEN_CODE, issuer: tokenAdmin.publicKey() };
-  for (const kp of accounts) openTrustline(state, GENESIS_SEQUENCE, kp.publicKey(), asset, { limit: I64_MAX, flags: AUTHORIZED_FLAG });
+  for (const kp of accounts)
+    openTrustline(state, GENESIS_SEQUENCE, kp.publicKey(), asset, { limit: I64_MAX, flags: AUTHORIZED_FLAG });
   const tokenName = `${TOKEN_CODE}:${tokenAdmin.publicKey()}`;
-  putInstance(state, token, xdr.ContractExecutable.contractExecutableStellarAsset(),
-    tokenInstanceStorage(tokenAdmin.publicKey(), tokenName, TOKEN_CODE));
+  putInstance(
+    state,
+    token,
+    xdr.ContractExecutable.contractExecutableStellarAsset(),
+    tokenInstanceStorage(tokenAdmin.publicKey(), tokenName, TOKEN_CODE),
+  );
   putInstance(state, vault, xdr.ContractExecutable.contractExecutableWasm(vaultWasmHash), []);
   state.set(keyId(codeKey(vaultWasmHash)), {
     data: xdr.LedgerEntryData.contractCode(

@@ -90,7 +90,11 @@ export function buildLedger(
   });
   const headerBytes = header.toXdr();
   const ledgerHash = Buffer.from(hash(headerBytes));
-  const entry = new xdr.LedgerHeaderHistoryEntry({ hash: ledgerHash, header, ext: xdr.LedgerHeaderHistoryEntryExt.v0() });
+  const entry = new xdr.LedgerHeaderHistoryEntry({
+    hash: ledgerHash,
+    header,
+    ext: xdr.LedgerHeaderHistoryEntryExt.v0(),
+  });
   const meta = xdr.LedgerCloseMeta.v2(
     new xdr.LedgerCloseMetaV2({
       ext: xdr.LedgerCloseMetaExt.v0(),

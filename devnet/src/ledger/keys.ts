@@ -26,8 +26,9 @@ function memo<T>(build: (s: string) => T): (s: string) => T {
   };
 }
 
-export const accountKey = memo((g: string): xdr.LedgerKey =>
-  xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: accountIdOf(g) })));
+export const accountKey = memo(
+  (g: string): xdr.LedgerKey => xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: accountIdOf(g) })),
+);
 
 export function contractDataKey(
   contract: string,
@@ -44,11 +45,14 @@ export function contractDataKey(
   );
 }
 
-export const instanceKey = memo((contract: string): xdr.LedgerKeyContractDataArm =>
-  contractDataKey(contract, xdr.ScVal.scvLedgerKeyContractInstance(), 'persistent'));
+export const instanceKey = memo(
+  (contract: string): xdr.LedgerKeyContractDataArm =>
+    contractDataKey(contract, xdr.ScVal.scvLedgerKeyContractInstance(), 'persistent'),
+);
 
 const codeKeyByHex = memo((hex: string) =>
-  xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: Buffer.from(hex, 'hex') })));
+  xdr.LedgerKey.contractCode(new xdr.LedgerKeyContractCode({ hash: Buffer.from(hex, 'hex') })),
+);
 export const codeKey = (wasmHash: Uint8Array): xdr.LedgerKey => codeKeyByHex(Buffer.from(wasmHash).toString('hex'));
 
 export function isTemporary(k: xdr.LedgerKey): boolean {

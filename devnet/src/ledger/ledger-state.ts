@@ -78,7 +78,11 @@ export function isLive(entry: StoredEntry, temporary: boolean, ledgerSeq: number
  * with its old live_until until restored.
  */
 export function isArchived(entry: StoredEntry, key: xdr.LedgerKey, ledgerSeq: number): boolean {
-  return entry.liveUntil !== undefined && entry.liveUntil < ledgerSeq && !(key.type === 'contractData' && key.contractData.durability.name === 'temporary');
+  return (
+    entry.liveUntil !== undefined &&
+    entry.liveUntil < ledgerSeq &&
+    !(key.type === 'contractData' && key.contractData.durability.name === 'temporary')
+  );
 }
 
 /** Encoded size of the full LedgerEntry (lastModifiedLedgerSeq + data + ext v0). */

@@ -91,7 +91,9 @@ export const NETWORK_CONFIG: Readonly<SorobanNetworkConfig> = Object.freeze({
 });
 
 /** What tests may change; everything else stays the network's. */
-export type NetworkConfigOverrides = Partial<Pick<SorobanNetworkConfig, 'minPersistentTtl' | 'minTemporaryTtl' | 'ledgerMaxTxCount'>>;
+export type NetworkConfigOverrides = Partial<
+  Pick<SorobanNetworkConfig, 'minPersistentTtl' | 'minTemporaryTtl' | 'ledgerMaxTxCount'>
+>;
 
 export function networkConfig(overrides: NetworkConfigOverrides = {}): SorobanNetworkConfig {
   const cfg = { ...NETWORK_CONFIG };
@@ -113,7 +115,15 @@ export function networkConfig(overrides: NetworkConfigOverrides = {}): SorobanNe
  */
 export type Resource = [number, number, number, number, number, number, number];
 
-export const RESOURCE_NAMES = ['operations', 'instructions', 'txBytes', 'diskReadBytes', 'writeBytes', 'diskReadEntries', 'writeEntries'] as const;
+export const RESOURCE_NAMES = [
+  'operations',
+  'instructions',
+  'txBytes',
+  'diskReadBytes',
+  'writeBytes',
+  'diskReadEntries',
+  'writeEntries',
+] as const;
 
 export function maxLedgerResources(cfg: SorobanNetworkConfig): Resource {
   return [

@@ -45,7 +45,11 @@ type Snapshot = {
 };
 
 /** Applies the queued transactions for a ledger being closed. */
-export type LedgerApplier = (net: Network, sequence: number, closeTime: number) => {
+export type LedgerApplier = (
+  net: Network,
+  sequence: number,
+  closeTime: number,
+) => {
   txs: LedgerTx[];
   fees: bigint;
   /** The Soroban phase's base fee (surge pricing), when it holds transactions. */
@@ -93,7 +97,10 @@ export class Network {
   private readonly snapshots = new Map<string, Snapshot>();
 
   constructor(opts: NetworkOptions, applier: LedgerApplier) {
-    if (opts.retentionLedgers !== undefined && (!Number.isInteger(opts.retentionLedgers) || opts.retentionLedgers < 1)) {
+    if (
+      opts.retentionLedgers !== undefined &&
+      (!Number.isInteger(opts.retentionLedgers) || opts.retentionLedgers < 1)
+    ) {
       throw new Error('retentionLedgers must be a positive integer');
     }
     this.passphrase = opts.passphrase;

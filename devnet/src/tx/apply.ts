@@ -33,7 +33,13 @@ import { archivedIndices, parseEnvelope, sorobanData, sorobanOp, sorobanOpType, 
 import { afterLedger, chooseForLedger } from './queue.ts';
 import { measure } from './resources.ts';
 import {
-  appliedResult, entryChanges, feeEvents, ledgerEntry, metaV4, type FeeBreakdown, type OpOutcome,
+  appliedResult,
+  entryChanges,
+  feeEvents,
+  ledgerEntry,
+  metaV4,
+  type FeeBreakdown,
+  type OpOutcome,
 } from './results.ts';
 import { recordTransaction } from './record.ts';
 
@@ -84,7 +90,10 @@ export function applyLedger(net: Network, sequence: number, closeTime: number): 
       // and its fee given back.
       process.stderr.write(`devnet: could not apply ${c.q.hash}: ${e instanceof Error ? e.stack : String(e)}\n`);
       const account = net.state.get(c.payerId)!;
-      net.state.set(c.payerId, { data: withAccount(account.data, { balance: balanceOf(account.data) + c.upfront }), lastModified: sequence });
+      net.state.set(c.payerId, {
+        data: withAccount(account.data, { balance: balanceOf(account.data) + c.upfront }),
+        lastModified: sequence,
+      });
       c.q.submission.status = 'dropped';
     }
   }
@@ -97,7 +106,10 @@ export function applyLedger(net: Network, sequence: number, closeTime: number): 
     const postTxApplyFeeProcessing: xdr.LedgerEntryChange[] = [];
     if (refund > 0n) {
       const before = net.state.get(d.payerId)!;
-      const after: StoredEntry = { data: withAccount(before.data, { balance: balanceOf(before.data) + refund }), lastModified: sequence };
+      const after: StoredEntry = {
+        data: withAccount(before.data, { balance: balanceOf(before.data) + refund }),
+        lastModified: sequence,
+      };
       net.state.set(d.payerId, after);
       postTxApplyFeeProcessing.push(
         xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(before.data, before.lastModified)),
@@ -120,7 +132,14 @@ export function applyLedger(net: Network, sequence: number, closeTime: number): 
       fee: d.fee,
     });
     recordTransaction(net, d.q, {
-      sequence, closeTime, order: d.order, result, meta, contractEvents: d.contractEvents, diagnostics: d.diagnostics, success: d.outcome.success,
+      sequence,
+      closeTime,
+      order: d.order,
+      result,
+      meta,
+      contractEvents: d.contractEvents,
+      diagnostics: d.diagnostics,
+      success: d.outcome.success,
     });
     txs.push({
       hash: d.q.hash,
@@ -155,7 +174,11 @@ function chargeFee(net: Network, q: QueuedTx, sequence: number, baseFee: bigint)
   const after: StoredEntry = { data: withAccount(account.data, { balance: balance - taken }), lastModified: sequence };
   net.state.set(payerId, after);
   return {
-    q, parsed, data, payerId, upfront: taken,
+    q,
+    parsed,
+    data,
+    payerId,
+    upfront: taken,
     feeProcessing: [
       xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(account.data, account.lastModified)),
       xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(after.data, after.lastModified)),
@@ -163,7 +186,14 @@ function chargeFee(net: Network, q: QueuedTx, sequence: number, baseFee: bigint)
   };
 }
 
-function applyOne(net: Network, c: Charged, sequence: number, closeTime: number, order: number, stateSize: number): Done {
+function applyOne(
+  net: Network,
+  c: Charged,
+  sequence: number,
+  closeTime: number,
+  order: number,
+  stateSize: number,
+): Done {
   const { q, data } = c;
   // The sequence bump of the (inner) source, in its own change set before the operation (processSeqNum).
   const sourceId = keyId(accountKey(q.source));
@@ -179,33 +209,51 @@ function applyOne(net: Network, c: Charged, sequence: number, closeTime: number,
   ];
 
   const res = data.resources;
-  const nonRefundable = BigInt(nonRefundableFee({
-    instructions: res.instructions,
-    diskReadEntries: q.resources[5],
-    diskReadBytes: res.diskReadBytes,
-    writeEntries: res.footprint.readWrite.length,
-    writeBytes: res.writeBytes,
-    txSizeBytes: Buffer.from(q.envelopeXdr, 'base64').length,
-  }, net.config));
+  const nonRefundable = BigInt(
+    nonRefundableFee(
+      {
+        instructions: res.instructions,
+        diskReadEntries: q.resources[5],
+        diskReadBytes: res.diskReadBytes,
+        writeEntries: res.footprint.readWrite.length,
+        writeBytes: res.writeBytes,
+        txSizeBytes: Buffer.from(q.envelopeXdr, 'base64').length,
+      },
+      net.config,
+    ),
+  );
   const refundableBudget = data.resourceFee - nonRefundable;
 
   const opType = sorobanOpType(c.parsed);
-  const run = opType === 'extendFootprintTtl'
-    ? extendTtl(net, c, sequence, refundableBudget, stateSize)
-    : opType === 'restoreFootprint'
-      ? restoreFootprint(net, c, sequence, refundableBudget, stateSize)
-      : invokeHostFunction(net, c, sequence, closeTime, refundableBudget, stateSize);
+  const run =
+    opType === 'extendFootprintTtl'
+      ? extendTtl(net, c, sequence, refundableBudget, stateSize)
+      : opType === 'restoreFootprint'
+        ? restoreFootprint(net, c, sequence, refundableBudget, stateSize)
+        : invokeHostFunction(net, c, sequence, closeTime, refundableBudget, stateSize);
   if (run.outcome.success) run.commit?.();
   const refundable = run.outcome.success ? run.refundable : 0n;
   const rent = run.outcome.success ? run.rent : 0n;
   const inclusion = c.upfront - data.resourceFee;
   const total = (inclusion > 0n ? inclusion : 0n) + nonRefundable + refundable;
-  const fee: FeeBreakdown = { upfront: c.upfront, charged: total < c.upfront ? total : c.upfront, nonRefundable, refundable, rent };
+  const fee: FeeBreakdown = {
+    upfront: c.upfront,
+    charged: total < c.upfront ? total : c.upfront,
+    nonRefundable,
+    refundable,
+    rent,
+  };
   return { ...c, ...run, refundable, rent, order, fee, changesBefore };
 }
 
 const failed = (outcome: OpOutcome, diagnostics: xdr.DiagnosticEvent[] = []): OpRun => ({
-  outcome, refundable: 0n, rent: 0n, changes: [], contractEvents: [], diagnostics, returnValue: null,
+  outcome,
+  refundable: 0n,
+  rent: 0n,
+  changes: [],
+  contractEvents: [],
+  diagnostics,
+  returnValue: null,
 });
 
 /** A diagnostic `error` event core adds (DiagnosticEventManager::pushError): topics [error, Error(type, code)]. */
@@ -216,25 +264,42 @@ function coreError(type: ErrorType, code: ErrorCode, message: string, args: xdr.
       ext: xdr.ExtensionPoint.v0(),
       contractId: null,
       type: xdr.ContractEventType.diagnostic,
-      body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({
-        topics: [sym('error'), xdr.ScVal.scvError(toScError(type, code))],
-        data: args.length === 0 ? str(message) : xdr.ScVal.scvVec([str(message), ...args]),
-      })),
+      body: xdr.ContractEventBody.v0(
+        new xdr.ContractEventV0({
+          topics: [sym('error'), xdr.ScVal.scvError(toScError(type, code))],
+          data: args.length === 0 ? str(message) : xdr.ScVal.scvVec([str(message), ...args]),
+        }),
+      ),
     }),
   });
 }
 
-function invokeHostFunction(net: Network, c: Charged, sequence: number, closeTime: number, refundableBudget: bigint, stateSize: number): OpRun {
+function invokeHostFunction(
+  net: Network,
+  c: Charged,
+  sequence: number,
+  closeTime: number,
+  refundableBudget: bigint,
+  stateSize: number,
+): OpRun {
   const op = sorobanOp(c.parsed)!;
   const res = c.data.resources;
   const readOnly = res.footprint.readOnly;
   const readWrite = res.footprint.readWrite;
   // Faults are for the transactions under test, never for background traffic.
-  if (!c.q.traffic && net.faults.take('fail-next')) return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionTrapped' });
+  if (!c.q.traffic && net.faults.take('fail-next'))
+    return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionTrapped' });
 
-  const storage = new StorageView(net.state, sequence, {
-    kind: 'enforce', readOnly: new Set(readOnly.map(keyId)), readWrite: new Set(readWrite.map(keyId)),
-  }, sequence + net.config.minPersistentTtl - 1);
+  const storage = new StorageView(
+    net.state,
+    sequence,
+    {
+      kind: 'enforce',
+      readOnly: new Set(readOnly.map(keyId)),
+      readWrite: new Set(readWrite.map(keyId)),
+    },
+    sequence + net.config.minPersistentTtl - 1,
+  );
   // Archived entries in the footprint (InvokeHostFunctionOpFrame addReads → handleArchivedEntry).
   const marked = new Set(archivedIndices(c.data));
   const footprint = [...readOnly.map((k) => ({ k, rw: -1 })), ...readWrite.map((k, i) => ({ k, rw: i }))];
@@ -245,10 +310,17 @@ function invokeHostFunction(net: Network, c: Charged, sequence: number, closeTim
       storage.restore(k);
       continue;
     }
-    const diag = k.type === 'contractCode'
-      ? coreError('Value', 'InvalidInput', 'trying to access an archived contract code entry', [xdr.ScVal.scvBytes(k.contractCode.hash.value)])
-      : coreError('Value', 'InvalidInput', 'trying to access an archived contract data entry',
-        k.type === 'contractData' ? [xdr.ScVal.scvAddress(k.contractData.contract), k.contractData.key] : []);
+    const diag =
+      k.type === 'contractCode'
+        ? coreError('Value', 'InvalidInput', 'trying to access an archived contract code entry', [
+            xdr.ScVal.scvBytes(k.contractCode.hash.value),
+          ])
+        : coreError(
+            'Value',
+            'InvalidInput',
+            'trying to access an archived contract data entry',
+            k.type === 'contractData' ? [xdr.ScVal.scvAddress(k.contractData.contract), k.contractData.key] : [],
+          );
     return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionEntryArchived' }, [diag]);
   }
 
@@ -271,11 +343,16 @@ function invokeHostFunction(net: Network, c: Charged, sequence: number, closeTim
   const usage = measure(out, net.state);
   const rent = BigInt(rentFee(usage.rentChanges, sequence, stateSize, net.config));
   const refundable = BigInt(eventsFee(usage.eventBytes, net.config)) + rent;
-  if (usage.instructions > res.instructions || usage.writeBytes > res.writeBytes || usage.diskReadBytes > res.diskReadBytes
-    || usage.eventBytes > net.config.txMaxContractEventsSizeBytes) {
+  if (
+    usage.instructions > res.instructions ||
+    usage.writeBytes > res.writeBytes ||
+    usage.diskReadBytes > res.diskReadBytes ||
+    usage.eventBytes > net.config.txMaxContractEventsSizeBytes
+  ) {
     return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionResourceLimitExceeded' }, diagnostics);
   }
-  if (refundableBudget < refundable) return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionInsufficientRefundableFee' }, diagnostics);
+  if (refundableBudget < refundable)
+    return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionInsufficientRefundableFee' }, diagnostics);
   const contractEvents = out.host.events.filter((e) => e.kind === 'contract').map(toContractEvent);
   const returnValue = out.value!;
   return {
@@ -307,14 +384,30 @@ function extendTtl(net: Network, c: Charged, sequence: number, refundableBudget:
     if (!entry || entry.liveUntil === undefined || entry.liveUntil < sequence) continue;
     if (entry.liveUntil >= newLiveUntil) continue;
     const size = ledgerEntrySize(entry);
-    rentChanges.push({ persistent: !isTemporary(k), code: k.type === 'contractCode', oldSize: size, newSize: size, oldLiveUntil: entry.liveUntil, newLiveUntil });
+    rentChanges.push({
+      persistent: !isTemporary(k),
+      code: k.type === 'contractCode',
+      oldSize: size,
+      newSize: size,
+      oldLiveUntil: entry.liveUntil,
+      newLiveUntil,
+    });
     updates.push([id, { ...entry, liveUntil: newLiveUntil }]);
   }
   const rent = BigInt(rentFee(rentChanges, sequence, stateSize, net.config));
-  if (refundableBudget < rent) return failed({ kind: 'extend', success: false, code: 'extendFootprintTtlInsufficientRefundableFee' });
+  if (refundableBudget < rent)
+    return failed({ kind: 'extend', success: false, code: 'extendFootprintTtlInsufficientRefundableFee' });
   return {
-    outcome: { kind: 'extend', success: true }, refundable: rent, rent, changes: [], contractEvents: [], diagnostics: [], returnValue: null,
-    commit: () => { for (const [id, e] of updates) net.state.set(id, e); },
+    outcome: { kind: 'extend', success: true },
+    refundable: rent,
+    rent,
+    changes: [],
+    contractEvents: [],
+    diagnostics: [],
+    returnValue: null,
+    commit: () => {
+      for (const [id, e] of updates) net.state.set(id, e);
+    },
   };
 }
 
@@ -324,7 +417,13 @@ function extendTtl(net: Network, c: Charged, sequence: number, refundableBudget:
  * the declared ones; the rent of a new entry comes out of the refundable fee. Meta: RESTORED with
  * the entry as it was.
  */
-function restoreFootprint(net: Network, c: Charged, sequence: number, refundableBudget: bigint, stateSize: number): OpRun {
+function restoreFootprint(
+  net: Network,
+  c: Charged,
+  sequence: number,
+  refundableBudget: bigint,
+  stateSize: number,
+): OpRun {
   const res = c.data.resources;
   const restoredLiveUntil = sequence + net.config.minPersistentTtl - 1;
   const rentChanges: RentChange[] = [];
@@ -339,20 +438,42 @@ function restoreFootprint(net: Network, c: Charged, sequence: number, refundable
     bytes += size;
     if (bytes > res.diskReadBytes || bytes > res.writeBytes) {
       return failed({ kind: 'restore', success: false, code: 'restoreFootprintResourceLimitExceeded' }, [
-        coreError('Budget', 'ExceededLimit', `operation byte-${bytes > res.diskReadBytes ? 'read' : 'write'} resources exceeds amount specified`, [
-          xdr.ScVal.scvU64(BigInt(bytes)), xdr.ScVal.scvU64(BigInt(bytes > res.diskReadBytes ? res.diskReadBytes : res.writeBytes)),
-        ]),
+        coreError(
+          'Budget',
+          'ExceededLimit',
+          `operation byte-${bytes > res.diskReadBytes ? 'read' : 'write'} resources exceeds amount specified`,
+          [
+            xdr.ScVal.scvU64(BigInt(bytes)),
+            xdr.ScVal.scvU64(BigInt(bytes > res.diskReadBytes ? res.diskReadBytes : res.writeBytes)),
+          ],
+        ),
       ]);
     }
-    rentChanges.push({ persistent: true, code: k.type === 'contractCode', oldSize: 0, newSize: size, oldLiveUntil: 0, newLiveUntil: restoredLiveUntil });
+    rentChanges.push({
+      persistent: true,
+      code: k.type === 'contractCode',
+      oldSize: 0,
+      newSize: size,
+      oldLiveUntil: 0,
+      newLiveUntil: restoredLiveUntil,
+    });
     updates.push([id, { ...entry, liveUntil: restoredLiveUntil }]);
     changes.push(xdr.LedgerEntryChange.ledgerEntryRestored(ledgerEntry(entry.data, entry.lastModified)));
   }
   const rent = BigInt(rentFee(rentChanges, sequence, stateSize, net.config));
-  if (refundableBudget < rent) return failed({ kind: 'restore', success: false, code: 'restoreFootprintInsufficientRefundableFee' });
+  if (refundableBudget < rent)
+    return failed({ kind: 'restore', success: false, code: 'restoreFootprintInsufficientRefundableFee' });
   return {
-    outcome: { kind: 'restore', success: true }, refundable: rent, rent, changes, contractEvents: [], diagnostics: [], returnValue: null,
-    commit: () => { for (const [id, e] of updates) net.state.set(id, e); },
+    outcome: { kind: 'restore', success: true },
+    refundable: rent,
+    rent,
+    changes,
+    contractEvents: [],
+    diagnostics: [],
+    returnValue: null,
+    commit: () => {
+      for (const [id, e] of updates) net.state.set(id, e);
+    },
   };
 }
 
@@ -366,5 +487,3 @@ export type Applied = {
   diagnostics: xdr.DiagnosticEvent[];
   success: boolean;
 };
-
-

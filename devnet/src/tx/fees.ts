@@ -39,7 +39,8 @@ export function nonRefundableFee(r: Resources, cfg: SorobanNetworkConfig = NETWO
 }
 
 /** The refundable part of compute_transaction_resource_fee: contract events and return value. */
-export const eventsFee = (eventBytes: number, cfg: SorobanNetworkConfig = NETWORK_CONFIG): number => kib(eventBytes, cfg.feeContractEvents1Kb);
+export const eventsFee = (eventBytes: number, cfg: SorobanNetworkConfig = NETWORK_CONFIG): number =>
+  kib(eventBytes, cfg.feeContractEvents1Kb);
 
 /**
  * compute_rent_write_fee_per_1kb: the rent rate follows the size of the live Soroban state,
@@ -53,7 +54,9 @@ export function rentWriteFeePer1Kb(stateSizeBytes: number, cfg: SorobanNetworkCo
     fee = divCeil(multiplier * stateSizeBytes, cfg.sorobanStateTargetSizeBytes) + cfg.rentFee1KbSorobanStateSizeLow;
   } else {
     const past = stateSizeBytes - cfg.sorobanStateTargetSizeBytes;
-    fee = cfg.rentFee1KbSorobanStateSizeHigh + divCeil(multiplier * past * cfg.sorobanStateRentFeeGrowthFactor, cfg.sorobanStateTargetSizeBytes);
+    fee =
+      cfg.rentFee1KbSorobanStateSizeHigh +
+      divCeil(multiplier * past * cfg.sorobanStateRentFeeGrowthFactor, cfg.sorobanStateTargetSizeBytes);
   }
   return Math.max(fee, MINIMUM_RENT_WRITE_FEE_PER_1KB);
 }
@@ -75,10 +78,18 @@ export type RentChange = {
  * increase over the ledgers already paid for; code entries a third; every extended entry also writes
  * its TTL entry (fee_per_write_entry plus 48 bytes at fee_per_write_1kb).
  */
-export function rentFee(changes: RentChange[], ledgerSeq: number, stateSizeBytes: number, cfg: SorobanNetworkConfig = NETWORK_CONFIG): number {
+export function rentFee(
+  changes: RentChange[],
+  ledgerSeq: number,
+  stateSizeBytes: number,
+  cfg: SorobanNetworkConfig = NETWORK_CONFIG,
+): number {
   const perRent1Kb = rentWriteFeePer1Kb(stateSizeBytes, cfg);
   const forSize = (persistent: boolean, size: number, ledgers: number) =>
-    divCeil(size * perRent1Kb * ledgers, 1024 * (persistent ? cfg.persistentRentRateDenominator : cfg.tempRentRateDenominator));
+    divCeil(
+      size * perRent1Kb * ledgers,
+      1024 * (persistent ? cfg.persistentRentRateDenominator : cfg.tempRentRateDenominator),
+    );
   let fee = 0;
   let extended = 0;
   for (const c of changes) {
@@ -101,7 +112,11 @@ export function rentFee(changes: RentChange[], ledgerSeq: number, stateSizeBytes
 export const rentRelevant = (c: RentChange): boolean => c.oldLiveUntil < c.newLiveUntil || c.oldSize < c.newSize;
 
 /** TransactionFrame::checkSorobanResources: declared resources within the per-transaction limits. */
-export function exceedsLimits(r: Resources, footprintEntries: number, cfg: SorobanNetworkConfig = NETWORK_CONFIG): boolean {
+export function exceedsLimits(
+  r: Resources,
+  footprintEntries: number,
+  cfg: SorobanNetworkConfig = NETWORK_CONFIG,
+): boolean {
   return (
     r.instructions > cfg.txMaxInstructions ||
     r.diskReadEntries > cfg.txMaxDiskReadEntries ||

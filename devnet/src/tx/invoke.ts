@@ -55,7 +55,8 @@ export function contractCall(fn: xdr.HostFunction): Call | undefined {
 
 export function invoke(req: InvokeRequest): InvokeOutcome {
   const cfg = req.config ?? NETWORK_CONFIG;
-  const storage = req.storage ?? new StorageView(req.state, req.ledgerSeq, req.access, req.ledgerSeq + cfg.minPersistentTtl - 1);
+  const storage =
+    req.storage ?? new StorageView(req.state, req.ledgerSeq, req.access, req.ledgerSeq + cfg.minPersistentTtl - 1);
   const auth = new AuthManager(req.authMode, req.source, req.authEntries, req.networkId, req.useAddressV2);
   const host = new Host({
     storage,

@@ -18,7 +18,14 @@
 import type { Network } from '../ledger/network.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import {
-  addResources, anyGreater, anyPositive, emptyResources, maxLedgerResources, scaleResources, subResources, type Resource,
+  addResources,
+  anyGreater,
+  anyPositive,
+  emptyResources,
+  maxLedgerResources,
+  scaleResources,
+  subResources,
+  type Resource,
   type SorobanNetworkConfig,
 } from '../ledger/network-config.ts';
 import { accountKey, isClassic, keyId } from '../ledger/keys.ts';
@@ -44,7 +51,8 @@ export function feeRateCompare(aFee: bigint, aOps: number, bFee: bigint, bOps: n
 }
 
 /** computeBetterFee: the smallest inclusion fee for `ops` operations that beats ref (strictly). */
-export const betterFee = (ops: number, refFee: bigint, refOps: number): bigint => (refFee * BigInt(ops)) / BigInt(refOps) + 1n;
+export const betterFee = (ops: number, refFee: bigint, refOps: number): bigint =>
+  (refFee * BigInt(ops)) / BigInt(refOps) + 1n;
 
 /** computePerOpFee (rounded down since Soroban). */
 export const perOpFee = (q: QueuedTx): bigint => q.inclusionFee / BigInt(Math.max(1, q.numOps));
@@ -56,7 +64,8 @@ const resourceFeeOf = (q: QueuedTx): bigint => q.fullFee - q.inclusionFee;
 
 /** Lowest fee rate first, ties by full hash (TxFeeComparator in BUILD_TESTS; core breaks ties by a seeded pointer xor). */
 const lowestFirst = (a: QueuedTx, b: QueuedTx) =>
-  feeRateCompare(a.inclusionFee, a.numOps, b.inclusionFee, b.numOps) || (a.fullHash < b.fullHash ? -1 : a.fullHash > b.fullHash ? 1 : 0);
+  feeRateCompare(a.inclusionFee, a.numOps, b.inclusionFee, b.numOps) ||
+  (a.fullHash < b.fullHash ? -1 : a.fullHash > b.fullHash ? 1 : 0);
 const highestFirst = (a: QueuedTx, b: QueuedTx) => -lowestFirst(a, b);
 
 // ---------------------------------------------------------------------------------------------
@@ -74,13 +83,25 @@ export function resourcesOf(p: ParsedTx, envelopeBytes: number): Resource {
   if (!data) return [ops, 0, envelopeBytes, 0, 0, 0, 0];
   const r = data.resources;
   const fp = [...r.footprint.readOnly, ...r.footprint.readWrite];
-  const diskReadEntries = sorobanOpType(p) === 'restoreFootprint'
-    ? r.footprint.readWrite.length + r.footprint.readOnly.filter(isClassic).length
-    : fp.filter(isClassic).length + archivedIndices(data).length;
-  return [ops, r.instructions, envelopeBytes, r.diskReadBytes, r.writeBytes, diskReadEntries, r.footprint.readWrite.length];
+  const diskReadEntries =
+    sorobanOpType(p) === 'restoreFootprint'
+      ? r.footprint.readWrite.length + r.footprint.readOnly.filter(isClassic).length
+      : fp.filter(isClassic).length + archivedIndices(data).length;
+  return [
+    ops,
+    r.instructions,
+    envelopeBytes,
+    r.diskReadBytes,
+    r.writeBytes,
+    diskReadEntries,
+    r.footprint.readWrite.length,
+  ];
 }
 
-export type QueuedFields = Omit<QueuedTx, 'submission' | 'includeAt' | 'age' | 'hash' | 'fullHash' | 'inner' | 'traffic'>;
+export type QueuedFields = Omit<
+  QueuedTx,
+  'submission' | 'includeAt' | 'age' | 'hash' | 'fullHash' | 'inner' | 'traffic'
+>;
 
 /** The fee, bound and resource fields of a queued transaction. */
 export function queueFields(p: ParsedTx, envelopeXdr: string): QueuedFields {
@@ -133,7 +154,8 @@ export type CanAdd =
   | { kind: 'ERROR'; code: 'txBadSeq' | 'txInsufficientFee'; feeCharged?: bigint };
 
 /** The queue's capacity: SOROBAN_TRANSACTION_QUEUE_SIZE_MULTIPLIER ledgers of resources. */
-export const queueLimits = (cfg: SorobanNetworkConfig): Resource => scaleResources(maxLedgerResources(cfg), QUEUE_SIZE_MULTIPLIER);
+export const queueLimits = (cfg: SorobanNetworkConfig): Resource =>
+  scaleResources(maxLedgerResources(cfg), QUEUE_SIZE_MULTIPLIER);
 
 export const queuedResources = (net: Network, except?: QueuedTx): Resource =>
   net.queue.reduce((sum, q) => (q === except ? sum : addResources(sum, q.resources)), emptyResources());
@@ -163,7 +185,9 @@ export function canAdd(net: Network, c: QueuedTx, isFeeBump: boolean, opts: { dr
   const limit = limiter(net, c, replaces);
   if (limit.kind !== 'ok') {
     if (!opts.dryRun) ban(net, c.fullHash);
-    return limit.minFee > 0n ? { kind: 'ERROR', code: 'txInsufficientFee', feeCharged: limit.minFee } : { kind: 'TRY_AGAIN_LATER' };
+    return limit.minFee > 0n
+      ? { kind: 'ERROR', code: 'txInsufficientFee', feeCharged: limit.minFee }
+      : { kind: 'TRY_AGAIN_LATER' };
   }
   return { kind: 'ok', replaces, evict: limit.evict };
 }
@@ -254,7 +278,10 @@ export function chooseForLedger(net: Network, sequence: number, closeTime: numbe
     left = subResources(left, q.resources);
   }
   const included = candidates.filter((q) => chosen.has(q));
-  const lowest = included.reduce<bigint | undefined>((m, q) => (m === undefined || perOpFee(q) < m ? perOpFee(q) : m), undefined);
+  const lowest = included.reduce<bigint | undefined>(
+    (m, q) => (m === undefined || perOpFee(q) < m ? perOpFee(q) : m),
+    undefined,
+  );
   return { included, baseFee: lowest !== undefined && lowest > BigInt(BASE_FEE) ? lowest : BigInt(BASE_FEE) };
 }
 
@@ -288,7 +315,13 @@ export function afterLedger(net: Network, applied: QueuedTx[], sequence: number,
  * isTooEarly (minLedger), the sequence number (a used one is invalid; a later one waits, as the
  * traffic control queues chains of them).
  */
-function validity(net: Network, q: QueuedTx, ledgerSeq: number, closeTime: number, upperOffset: number): 'valid' | 'wait' | 'invalid' {
+function validity(
+  net: Network,
+  q: QueuedTx,
+  ledgerSeq: number,
+  closeTime: number,
+  upperOffset: number,
+): 'valid' | 'wait' | 'invalid' {
   if (q.maxTime !== 0 && q.maxTime < closeTime + upperOffset) return 'invalid';
   if (q.maxLedger !== 0 && q.maxLedger <= ledgerSeq) return 'invalid';
   if (q.minLedger > ledgerSeq || q.minTime > closeTime) return 'wait';

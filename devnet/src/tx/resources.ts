@@ -84,7 +84,11 @@ export function measure(out: InvokeOutcome, state: LedgerState): Usage {
   };
 }
 
-type TtlExtension = { key: xdr.LedgerKey; before: { data: xdr.LedgerEntryData; lastModified: number; liveUntil?: number }; liveUntil: number };
+type TtlExtension = {
+  key: xdr.LedgerKey;
+  before: { data: xdr.LedgerEntryData; lastModified: number; liveUntil?: number };
+  liveUntil: number;
+};
 
 /** The storage view's TTL-only extensions, when it records them. */
 function ttlExtensions(storage: InvokeOutcome['storage']): TtlExtension[] {

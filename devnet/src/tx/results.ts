@@ -5,9 +5,19 @@ import type { EntryChange } from '../host/storage-view.ts';
 import { addr, i128, sym } from '../host/scval.ts';
 
 export type TxCode =
-  | 'txBadSeq' | 'txBadAuth' | 'txBadAuthExtra' | 'txTooEarly' | 'txTooLate' | 'txMissingOperation'
-  | 'txInsufficientBalance' | 'txNoAccount' | 'txInsufficientFee' | 'txInternalError'
-  | 'txNotSupported' | 'txMalformed' | 'txSorobanInvalid';
+  | 'txBadSeq'
+  | 'txBadAuth'
+  | 'txBadAuthExtra'
+  | 'txTooEarly'
+  | 'txTooLate'
+  | 'txMissingOperation'
+  | 'txInsufficientBalance'
+  | 'txNoAccount'
+  | 'txInsufficientFee'
+  | 'txInternalError'
+  | 'txNotSupported'
+  | 'txMalformed'
+  | 'txSorobanInvalid';
 
 export type InvokeCode =
   | 'invokeHostFunctionTrapped'
@@ -15,8 +25,14 @@ export type InvokeCode =
   | 'invokeHostFunctionEntryArchived'
   | 'invokeHostFunctionInsufficientRefundableFee';
 
-export type ExtendCode = 'extendFootprintTtlMalformed' | 'extendFootprintTtlResourceLimitExceeded' | 'extendFootprintTtlInsufficientRefundableFee';
-export type RestoreCode = 'restoreFootprintMalformed' | 'restoreFootprintResourceLimitExceeded' | 'restoreFootprintInsufficientRefundableFee';
+export type ExtendCode =
+  | 'extendFootprintTtlMalformed'
+  | 'extendFootprintTtlResourceLimitExceeded'
+  | 'extendFootprintTtlInsufficientRefundableFee';
+export type RestoreCode =
+  | 'restoreFootprintMalformed'
+  | 'restoreFootprintResourceLimitExceeded'
+  | 'restoreFootprintInsufficientRefundableFee';
 
 function result(feeCharged: bigint, res: xdr.TransactionResultResult): xdr.TransactionResult {
   return new xdr.TransactionResult({ feeCharged, result: res, ext: xdr.TransactionResultExt.v0() });
@@ -39,9 +55,12 @@ export function innerRejection(innerHash: Buffer, code: TxCode, feeCharged: bigi
     result: call(xdr.InnerTransactionResultResult, code),
     ext: xdr.InnerTransactionResultExt.v0(),
   });
-  return result(feeCharged, xdr.TransactionResultResult.txFeeBumpInnerFailed(
-    new xdr.InnerTransactionResultPair({ transactionHash: innerHash, result: inner }),
-  ));
+  return result(
+    feeCharged,
+    xdr.TransactionResultResult.txFeeBumpInnerFailed(
+      new xdr.InnerTransactionResultPair({ transactionHash: innerHash, result: inner }),
+    ),
+  );
 }
 
 /** The one operation's result of an applied Soroban transaction. */
@@ -56,14 +75,21 @@ export type OpOutcome =
 function opResult(o: OpOutcome): xdr.OperationResult {
   let tr: xdr.OperationResultTr;
   if (o.kind === 'invoke') {
-    tr = xdr.OperationResultTr.invokeHostFunction(o.success
-      ? xdr.InvokeHostFunctionResult.invokeHostFunctionSuccess(
-        hash(new xdr.InvokeHostFunctionSuccessPreImage({ returnValue: o.returnValue, events: o.events }).toXdr()))
-      : call(xdr.InvokeHostFunctionResult, o.code));
+    tr = xdr.OperationResultTr.invokeHostFunction(
+      o.success
+        ? xdr.InvokeHostFunctionResult.invokeHostFunctionSuccess(
+            hash(new xdr.InvokeHostFunctionSuccessPreImage({ returnValue: o.returnValue, events: o.events }).toXdr()),
+          )
+        : call(xdr.InvokeHostFunctionResult, o.code),
+    );
   } else if (o.kind === 'extend') {
-    tr = xdr.OperationResultTr.extendFootprintTtl(call(xdr.ExtendFootprintTtlResult, o.success ? 'extendFootprintTtlSuccess' : o.code));
+    tr = xdr.OperationResultTr.extendFootprintTtl(
+      call(xdr.ExtendFootprintTtlResult, o.success ? 'extendFootprintTtlSuccess' : o.code),
+    );
   } else {
-    tr = xdr.OperationResultTr.restoreFootprint(call(xdr.RestoreFootprintResult, o.success ? 'restoreFootprintSuccess' : o.code));
+    tr = xdr.OperationResultTr.restoreFootprint(
+      call(xdr.RestoreFootprintResult, o.success ? 'restoreFootprintSuccess' : o.code),
+    );
   }
   return xdr.OperationResult.opInner(tr);
 }
@@ -76,17 +102,32 @@ function opResult(o: OpOutcome): xdr.OperationResult {
  */
 export function appliedResult(feeCharged: bigint, o: OpOutcome, innerHash?: Buffer): xdr.TransactionResult {
   const ops = [opResult(o)];
-  if (!innerHash) return result(feeCharged, o.success ? xdr.TransactionResultResult.txSuccess(ops) : xdr.TransactionResultResult.txFailed(ops));
+  if (!innerHash)
+    return result(
+      feeCharged,
+      o.success ? xdr.TransactionResultResult.txSuccess(ops) : xdr.TransactionResultResult.txFailed(ops),
+    );
   const inner = new xdr.InnerTransactionResult({
     feeCharged: 0n,
-    result: o.success ? xdr.InnerTransactionResultResult.txSuccess(ops) : xdr.InnerTransactionResultResult.txFailed(ops),
+    result: o.success
+      ? xdr.InnerTransactionResultResult.txSuccess(ops)
+      : xdr.InnerTransactionResultResult.txFailed(ops),
     ext: xdr.InnerTransactionResultExt.v0(),
   });
   const pair = new xdr.InnerTransactionResultPair({ transactionHash: innerHash, result: inner });
-  return result(feeCharged, o.success ? xdr.TransactionResultResult.txFeeBumpInnerSuccess(pair) : xdr.TransactionResultResult.txFeeBumpInnerFailed(pair));
+  return result(
+    feeCharged,
+    o.success
+      ? xdr.TransactionResultResult.txFeeBumpInnerSuccess(pair)
+      : xdr.TransactionResultResult.txFeeBumpInnerFailed(pair),
+  );
 }
 
-export function successResult(feeCharged: bigint, returnValue: xdr.ScVal, events: xdr.ContractEvent[]): xdr.TransactionResult {
+export function successResult(
+  feeCharged: bigint,
+  returnValue: xdr.ScVal,
+  events: xdr.ContractEvent[],
+): xdr.TransactionResult {
   return appliedResult(feeCharged, { kind: 'invoke', success: true, returnValue, events });
 }
 
@@ -104,26 +145,46 @@ export function ledgerEntry(data: xdr.LedgerEntryData, lastModified: number): xd
  * UPDATED when the call also changed it; restored by a RestoreFootprint (`restoreOp`): RESTORED
  * with its old value and old lastModified.
  */
-export function entryChanges(changes: EntryChange[], restored: ReadonlySet<string> = new Set(), restoreOp = false): xdr.LedgerEntryChange[] {
+export function entryChanges(
+  changes: EntryChange[],
+  restored: ReadonlySet<string> = new Set(),
+  restoreOp = false,
+): xdr.LedgerEntryChange[] {
   const out: xdr.LedgerEntryChange[] = [];
   for (const c of changes) {
     if (c.before && restored.has(c.id)) {
-      out.push(xdr.LedgerEntryChange.ledgerEntryRestored(ledgerEntry(c.before.data, restoreOp ? c.before.lastModified : c.after?.lastModified ?? c.before.lastModified)));
+      out.push(
+        xdr.LedgerEntryChange.ledgerEntryRestored(
+          ledgerEntry(
+            c.before.data,
+            restoreOp ? c.before.lastModified : (c.after?.lastModified ?? c.before.lastModified),
+          ),
+        ),
+      );
       if (!c.after) out.push(xdr.LedgerEntryChange.ledgerEntryRemoved(c.key));
-      else if (!sameData(c.before.data, c.after.data)) out.push(xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(c.after.data, c.after.lastModified)));
+      else if (!sameData(c.before.data, c.after.data))
+        out.push(xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(c.after.data, c.after.lastModified)));
       continue;
     }
     if (c.before) out.push(xdr.LedgerEntryChange.ledgerEntryState(ledgerEntry(c.before.data, c.before.lastModified)));
     if (!c.after) out.push(xdr.LedgerEntryChange.ledgerEntryRemoved(c.key));
-    else if (c.before) out.push(xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(c.after.data, c.after.lastModified)));
+    else if (c.before)
+      out.push(xdr.LedgerEntryChange.ledgerEntryUpdated(ledgerEntry(c.after.data, c.after.lastModified)));
     else out.push(xdr.LedgerEntryChange.ledgerEntryCreated(ledgerEntry(c.after.data, c.after.lastModified)));
   }
   return out;
 }
 
-const sameData = (a: xdr.LedgerEntryData, b: xdr.LedgerEntryData) => a === b || Buffer.from(a.toXdr()).equals(Buffer.from(b.toXdr()));
+const sameData = (a: xdr.LedgerEntryData, b: xdr.LedgerEntryData) =>
+  a === b || Buffer.from(a.toXdr()).equals(Buffer.from(b.toXdr()));
 
-export type FeeBreakdown = { upfront: bigint; charged: bigint; nonRefundable: bigint; refundable: bigint; rent: bigint };
+export type FeeBreakdown = {
+  upfront: bigint;
+  charged: bigint;
+  nonRefundable: bigint;
+  refundable: bigint;
+  rent: bigint;
+};
 
 /**
  * The `fee` events of the native asset contract (stellar-core TxEventManager::newFeeEvent): the
@@ -138,14 +199,26 @@ export function feeEvents(passphrase: string, source: string, fee: FeeBreakdown)
       ext: xdr.ExtensionPoint.v0(),
       contractId: xlm,
       type: xdr.ContractEventType.contract,
-      body: xdr.ContractEventBody.v0(new xdr.ContractEventV0({ topics: [sym('fee'), addr(source)], data: i128(amount) })),
+      body: xdr.ContractEventBody.v0(
+        new xdr.ContractEventV0({ topics: [sym('fee'), addr(source)], data: i128(amount) }),
+      ),
     });
   const out: xdr.TransactionEvent[] = [];
   if (fee.upfront !== 0n) {
-    out.push(new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxs, event: event(fee.upfront) }));
+    out.push(
+      new xdr.TransactionEvent({
+        stage: xdr.TransactionEventStage.transactionEventStageBeforeAllTxs,
+        event: event(fee.upfront),
+      }),
+    );
   }
   if (fee.charged !== fee.upfront) {
-    out.push(new xdr.TransactionEvent({ stage: xdr.TransactionEventStage.transactionEventStageAfterAllTxs, event: event(fee.charged - fee.upfront) }));
+    out.push(
+      new xdr.TransactionEvent({
+        stage: xdr.TransactionEventStage.transactionEventStageAfterAllTxs,
+        event: event(fee.charged - fee.upfront),
+      }),
+    );
   }
   return out;
 }

@@ -19,7 +19,8 @@ export function feeBumpHash(networkId: Uint8Array, tx: xdr.FeeBumpTransaction): 
  * SHA-256 of the whole envelope, signatures included (TransactionFrame::getFullHash): the identity
  * stellar-core's queue bans and compares duplicates by.
  */
-export const fullHash = (envelope: xdr.TransactionEnvelope): string => Buffer.from(hash(envelope.toXdr())).toString('hex');
+export const fullHash = (envelope: xdr.TransactionEnvelope): string =>
+  Buffer.from(hash(envelope.toXdr())).toString('hex');
 
 export type SignatureCheck = 'ok' | 'txBadAuth' | 'txBadAuthExtra';
 
@@ -39,7 +40,8 @@ export function checkTxSignatures(
   const signers: { key: Buffer; weight: number }[] = [
     { key: Buffer.from(account.accountId.ed25519.value), weight: thresholds[0] },
     ...account.signers.flatMap((s) =>
-      s.key.type === 'signerKeyTypeEd25519' ? [{ key: Buffer.from(s.key.ed25519.value), weight: s.weight }] : []),
+      s.key.type === 'signerKeyTypeEd25519' ? [{ key: Buffer.from(s.key.ed25519.value), weight: s.weight }] : [],
+    ),
   ];
   const used = new Set<number>();
   let weight = 0;

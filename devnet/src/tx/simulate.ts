@@ -59,10 +59,14 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
   }
   const authMode = params.authMode === undefined ? '' : String(params.authMode);
   if (!AUTH_MODES.includes(authMode)) {
-    return { error: "optional 'authMode' must be one of enforce,record,record_allow_nonroot when included", latestLedger: 0 };
+    return {
+      error: "optional 'authMode' must be one of enforce,record,record_allow_nonroot when included",
+      latestLedger: 0,
+    };
   }
   if (opType !== 'invokeHostFunction') {
-    if (authMode !== '') return { error: 'cannot set authMode with non-InvokeHostFunction operations', latestLedger: 0 };
+    if (authMode !== '')
+      return { error: 'cannot set authMode with non-InvokeHostFunction operations', latestLedger: 0 };
     return simulateFootprintOp(net, parsed, opType, String(params.transaction));
   }
   const op = sorobanOp(parsed)!;
@@ -109,19 +113,26 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     writeBytes: usage.writeBytes,
   });
   const ext = dataExt(usage.restoredIndices);
-  const authBytes = auth.reduce((n, a) => n + a.toXdr().length + (a.credentials.type === 'sorobanCredentialsSourceAccount' ? 0 : 160), 0);
+  const authBytes = auth.reduce(
+    (n, a) => n + a.toXdr().length + (a.credentials.type === 'sorobanCredentialsSourceAccount' ? 0 : 160),
+    0,
+  );
   const draft = new xdr.SorobanTransactionData({ ext, resources, resourceFee: 0n });
   const envelopeBytes = Buffer.from(String(params.transaction), 'base64').length;
   const txSizeBytes = adjust(envelopeBytes + draft.toXdr().length + authBytes + 72, 1.1, 500);
-  const nonRefundable = nonRefundableFee({
-    instructions,
-    diskReadEntries: usage.diskReadEntries,
-    diskReadBytes: usage.diskReadBytes,
-    writeEntries: usage.readWrite.length,
-    writeBytes: usage.writeBytes,
-    txSizeBytes,
-  }, cfg);
-  const refundable = eventsFee(usage.eventBytes, cfg) + rentFee(usage.rentChanges, latest.sequence, net.state.sorobanStateSize(), cfg);
+  const nonRefundable = nonRefundableFee(
+    {
+      instructions,
+      diskReadEntries: usage.diskReadEntries,
+      diskReadBytes: usage.diskReadBytes,
+      writeEntries: usage.readWrite.length,
+      writeBytes: usage.writeBytes,
+      txSizeBytes,
+    },
+    cfg,
+  );
+  const refundable =
+    eventsFee(usage.eventBytes, cfg) + rentFee(usage.rentChanges, latest.sequence, net.state.sorobanStateSize(), cfg);
   const resourceFee = nonRefundable + adjust(refundable, 1.15, 0);
   const transactionData = new xdr.SorobanTransactionData({ ext, resources, resourceFee: BigInt(resourceFee) });
 
@@ -146,9 +157,10 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
   return response;
 }
 
-const dataExt = (restored: number[]): xdr.SorobanTransactionDataExt => (restored.length === 0
-  ? xdr.SorobanTransactionDataExt.v0()
-  : xdr.SorobanTransactionDataExt.resourceExt(new xdr.SorobanResourcesExtV0({ archivedSorobanEntries: restored })));
+const dataExt = (restored: number[]): xdr.SorobanTransactionDataExt =>
+  restored.length === 0
+    ? xdr.SorobanTransactionDataExt.v0()
+    : xdr.SorobanTransactionDataExt.resourceExt(new xdr.SorobanResourcesExtV0({ archivedSorobanEntries: restored }));
 
 const byXdr = (a: xdr.LedgerKey, b: xdr.LedgerKey) => Buffer.compare(Buffer.from(a.toXdr()), Buffer.from(b.toXdr()));
 
@@ -158,11 +170,20 @@ const byXdr = (a: xdr.LedgerKey, b: xdr.LedgerKey) => Buffer.compare(Buffer.from
  * restore); the answer is transactionData and minResourceFee (no results), plus a restorePreamble
  * when an extension needs archived entries restored first.
  */
-function simulateFootprintOp(net: Network, p: ParsedTx, opType: 'extendFootprintTtl' | 'restoreFootprint', envelope: string): Record<string, unknown> {
+function simulateFootprintOp(
+  net: Network,
+  p: ParsedTx,
+  opType: 'extendFootprintTtl' | 'restoreFootprint',
+  envelope: string,
+): Record<string, unknown> {
   const data = sorobanData(p.tx);
   const latestLedger = net.latest.sequence;
   if (!data) {
-    return { error: 'To perform a SimulateTransaction for ExtendFootprintTtl or RestoreFootprint operations, SorobanTransactionData must be provided', latestLedger };
+    return {
+      error:
+        'To perform a SimulateTransaction for ExtendFootprintTtl or RestoreFootprint operations, SorobanTransactionData must be provided',
+      latestLedger,
+    };
   }
   const seq = latestLedger;
   const cfg = net.config;
@@ -175,7 +196,7 @@ function simulateFootprintOp(net: Network, p: ParsedTx, opType: 'extendFootprint
     const rent: RentChange[] = [];
     let bytes = 0;
     for (const k of keys) {
-      if (k.type !== 'contractData' && k.type !== 'contractCode' || isTemporary(k)) {
+      if ((k.type !== 'contractData' && k.type !== 'contractCode') || isTemporary(k)) {
         return `Can't restore a ledger entry with key: ${k.toXdr('base64')}. Only persistent ledger entries with TTL can be restored.`;
       }
       const entry = net.state.get(keyId(k));
@@ -184,21 +205,57 @@ function simulateFootprintOp(net: Network, p: ParsedTx, opType: 'extendFootprint
       out.push(k);
       const size = ledgerEntrySize(entry);
       bytes += size;
-      rent.push({ persistent: true, code: k.type === 'contractCode', oldSize: 0, newSize: size, oldLiveUntil: 0, newLiveUntil: restoredLiveUntil });
+      rent.push({
+        persistent: true,
+        code: k.type === 'contractCode',
+        oldSize: 0,
+        newSize: size,
+        oldLiveUntil: 0,
+        newLiveUntil: restoredLiveUntil,
+      });
     }
     return { keys: out.sort(byXdr), bytes, rent };
   };
-  const txData = (readOnly: xdr.LedgerKey[], readWrite: xdr.LedgerKey[], readBytes: number, writeBytes: number, rent: RentChange[], diskReadEntries: number) => {
+  const txData = (
+    readOnly: xdr.LedgerKey[],
+    readWrite: xdr.LedgerKey[],
+    readBytes: number,
+    writeBytes: number,
+    rent: RentChange[],
+    diskReadEntries: number,
+  ) => {
     const resources = new xdr.SorobanResources({
-      footprint: new xdr.LedgerFootprint({ readOnly, readWrite }), instructions: 0, diskReadBytes: readBytes, writeBytes,
+      footprint: new xdr.LedgerFootprint({ readOnly, readWrite }),
+      instructions: 0,
+      diskReadBytes: readBytes,
+      writeBytes,
     });
-    const draft = new xdr.SorobanTransactionData({ ext: xdr.SorobanTransactionDataExt.v0(), resources, resourceFee: 0n });
+    const draft = new xdr.SorobanTransactionData({
+      ext: xdr.SorobanTransactionDataExt.v0(),
+      resources,
+      resourceFee: 0n,
+    });
     const txSizeBytes = adjust(envelopeBytes + draft.toXdr().length + 72, 1.1, 500);
-    const nonRefundable = nonRefundableFee({
-      instructions: 0, diskReadEntries, diskReadBytes: readBytes, writeEntries: readWrite.length, writeBytes, txSizeBytes,
-    }, cfg);
+    const nonRefundable = nonRefundableFee(
+      {
+        instructions: 0,
+        diskReadEntries,
+        diskReadBytes: readBytes,
+        writeEntries: readWrite.length,
+        writeBytes,
+        txSizeBytes,
+      },
+      cfg,
+    );
     const resourceFee = nonRefundable + adjust(rentFee(rent, seq, net.state.sorobanStateSize(), cfg), 1.15, 0);
-    return { data: new xdr.SorobanTransactionData({ ext: xdr.SorobanTransactionDataExt.v0(), resources, resourceFee: BigInt(resourceFee) }), resourceFee };
+    return {
+      data: new xdr.SorobanTransactionData({
+        ext: xdr.SorobanTransactionDataExt.v0(),
+        resources,
+        resourceFee: BigInt(resourceFee),
+      }),
+      resourceFee,
+    };
   };
 
   if (opType === 'restoreFootprint') {
@@ -217,7 +274,10 @@ function simulateFootprintOp(net: Network, p: ParsedTx, opType: 'extendFootprint
   const archived: xdr.LedgerKey[] = [];
   for (const k of data.resources.footprint.readOnly) {
     if (isClassic(k) || (k.type !== 'contractData' && k.type !== 'contractCode')) {
-      return { error: `Can't extend TTL for ledger entry with key \`${k.toXdr('base64')}\`. Only entries with TTL (contract data or code entries) can have it extended`, latestLedger };
+      return {
+        error: `Can't extend TTL for ledger entry with key \`${k.toXdr('base64')}\`. Only entries with TTL (contract data or code entries) can have it extended`,
+        latestLedger,
+      };
     }
     const entry = net.state.get(keyId(k));
     if (!entry || entry.liveUntil === undefined) continue;
@@ -230,10 +290,21 @@ function simulateFootprintOp(net: Network, p: ParsedTx, opType: 'extendFootprint
     if (newLiveUntil <= current) continue;
     extended.push(k);
     const size = ledgerEntrySize(entry);
-    rent.push({ persistent: !isTemporary(k), code: k.type === 'contractCode', oldSize: size, newSize: size, oldLiveUntil: current, newLiveUntil });
+    rent.push({
+      persistent: !isTemporary(k),
+      code: k.type === 'contractCode',
+      oldSize: size,
+      newSize: size,
+      oldLiveUntil: current,
+      newLiveUntil,
+    });
   }
   const { data: out, resourceFee } = txData(extended.sort(byXdr), [], 0, 0, rent, 0);
-  const response: Record<string, unknown> = { transactionData: out.toXdr('base64'), minResourceFee: String(resourceFee), latestLedger };
+  const response: Record<string, unknown> = {
+    transactionData: out.toXdr('base64'),
+    minResourceFee: String(resourceFee),
+    latestLedger,
+  };
   if (archived.length > 0) {
     const r = restore(archived);
     if (typeof r !== 'string') {

@@ -24,7 +24,9 @@ export type SubmitOutcome =
 export function submitTransaction(net: Network, envelopeXdr: string): SubmitOutcome {
   const parsed = parseEnvelope(envelopeXdr);
   const innerHash = txHash(net.networkId, parsed.tx);
-  const hash = parsed.feeBump ? feeBumpHash(net.networkId, parsed.feeBump.tx).toString('hex') : innerHash.toString('hex');
+  const hash = parsed.feeBump
+    ? feeBumpHash(net.networkId, parsed.feeBump.tx).toString('hex')
+    : innerHash.toString('hex');
   return admit(net, parsed, envelopeXdr, hash, innerHash);
 }
 
@@ -39,7 +41,11 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string, inn
   // What a refusal reports as feeCharged: the resource fee plus the base fee per operation
   // (TransactionFrame::getFee with the ledger base fee, not applying).
   const wouldCharge = resourceFee + minInclusionFee(numOps);
-  const outerError = (code: TxCode, feeCharged = wouldCharge): SubmitOutcome => ({ status: 'ERROR', hash, result: rejection(code, feeCharged) });
+  const outerError = (code: TxCode, feeCharged = wouldCharge): SubmitOutcome => ({
+    status: 'ERROR',
+    hash,
+    result: rejection(code, feeCharged),
+  });
   // The inner transaction's own checks; for a fee bump they fail as txFEE_BUMP_INNER_FAILED.
   const error = (code: TxCode): SubmitOutcome =>
     p.feeBump ? { status: 'ERROR', hash, result: innerRejection(innerHash, code, wouldCharge) } : outerError(code);
@@ -80,7 +86,8 @@ function admit(net: Network, p: ParsedTx, envelopeXdr: string, hash: string, inn
   if (invalid) return error(invalid);
   // The operation's own checks (OperationFrame::checkValid): txFAILED with the operation's code.
   const malformed = opMalformed(net, p);
-  if (malformed) return { status: 'ERROR', hash, result: appliedResult(wouldCharge, malformed, p.feeBump ? innerHash : undefined) };
+  if (malformed)
+    return { status: 'ERROR', hash, result: appliedResult(wouldCharge, malformed, p.feeBump ? innerHash : undefined) };
 
   // The fee source must cover this fee on top of what it owes for its other queued transactions
   // (a transaction this one replaces frees its fee when the fee source is the same).
@@ -127,7 +134,13 @@ function checkFeeBump(net: Network, p: ParsedTx, c: QueuedTx, wouldCharge: bigin
  * order. Inside a fee bump it runs with chargeFee = false: no inclusion-fee, resource-fee-above-fee
  * or balance check (protocol ≥ 23 lets a Soroban inner fee sit below its resource fee).
  */
-function checkInner(net: Network, p: ParsedTx, c: QueuedTx, envelopeXdr: string, innerHash: Buffer): TxCode | undefined {
+function checkInner(
+  net: Network,
+  p: ParsedTx,
+  c: QueuedTx,
+  envelopeXdr: string,
+  innerHash: Buffer,
+): TxCode | undefined {
   const chargeFee = !p.feeBump;
   const data = sorobanData(p.tx)!;
   if (p.tx.memo.type !== 'memoNone' || p.tx.sourceAccount.type !== 'keyTypeEd25519') return 'txSorobanInvalid';
@@ -174,12 +187,16 @@ function opMalformed(net: Network, p: ParsedTx): OpOutcome | undefined {
   const fp = sorobanData(p.tx)!.resources.footprint;
   const body = p.ops[0].body;
   if (body.type === 'extendFootprintTtl') {
-    const bad = fp.readWrite.length > 0 || fp.readOnly.some((k) => k.type !== 'contractData' && k.type !== 'contractCode')
-      || body.extendFootprintTtlOp.extendTo > net.config.maxEntryTtl - 1;
+    const bad =
+      fp.readWrite.length > 0 ||
+      fp.readOnly.some((k) => k.type !== 'contractData' && k.type !== 'contractCode') ||
+      body.extendFootprintTtlOp.extendTo > net.config.maxEntryTtl - 1;
     return bad ? { kind: 'extend', success: false, code: 'extendFootprintTtlMalformed' } : undefined;
   }
   if (body.type === 'restoreFootprint') {
-    const bad = fp.readOnly.length > 0 || fp.readWrite.some((k) => (k.type !== 'contractData' && k.type !== 'contractCode') || isTemporary(k));
+    const bad =
+      fp.readOnly.length > 0 ||
+      fp.readWrite.some((k) => (k.type !== 'contractData' && k.type !== 'contractCode') || isTemporary(k));
     return bad ? { kind: 'restore', success: false, code: 'restoreFootprintMalformed' } : undefined;
   }
   return undefined;
@@ -209,6 +226,7 @@ function enqueue(net: Network, p: ParsedTx, c: QueuedTx, ok: Extract<ReturnType<
 
 function nativeString(v: xdr.ScVal): string {
   const n: unknown = scValToNative(v);
-  if (typeof n === 'string' || typeof n === 'bigint' || typeof n === 'number' || typeof n === 'boolean') return String(n);
+  if (typeof n === 'string' || typeof n === 'bigint' || typeof n === 'number' || typeof n === 'boolean')
+    return String(n);
   return JSON.stringify(n, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 }

@@ -1,7 +1,13 @@
 // Test harness: a devnet on a free port that closes ledgers only on demand, an SDK
 // client pointed at it, and helpers for the build → prepare → sign → send → poll loop.
 import {
-  Keypair, nativeToScVal, Operation, rpc, TransactionBuilder, type Transaction, type xdr,
+  Keypair,
+  nativeToScVal,
+  Operation,
+  rpc,
+  TransactionBuilder,
+  type Transaction,
+  type xdr,
 } from '@stellar/stellar-sdk';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/index.ts';
 
@@ -52,11 +58,18 @@ export type BuildOpts = {
 
 /** An unsigned, unprepared invocation from `source` (fee bid 100, like the service builds it). */
 export async function buildCall(
-  ctx: Ctx, source: Keypair, contract: string, fn: string, args: xdr.ScVal[], opts: BuildOpts = {},
+  ctx: Ctx,
+  source: Keypair,
+  contract: string,
+  fn: string,
+  args: xdr.ScVal[],
+  opts: BuildOpts = {},
 ): Promise<Transaction> {
   const account = await ctx.server.getAccount(source.publicKey());
-  const builder = new TransactionBuilder(account, { fee: String(opts.fee ?? 100), networkPassphrase: ctx.devnet.passphrase })
-    .addOperation(Operation.invokeContractFunction({ contract, function: fn, args, auth: opts.auth }));
+  const builder = new TransactionBuilder(account, {
+    fee: String(opts.fee ?? 100),
+    networkPassphrase: ctx.devnet.passphrase,
+  }).addOperation(Operation.invokeContractFunction({ contract, function: fn, args, auth: opts.auth }));
   // Time bounds from the network's clock, as core checks them against ledger close time (the
   // latest close time may run ahead of the wall clock: advance-time, sub-second ledgers).
   if (opts.timebounds) builder.setTimebounds(opts.timebounds.minTime, opts.timebounds.maxTime);

@@ -9,14 +9,21 @@ export async function fundAndApprove(ctx: Ctx, user: Keypair, balance: bigint, a
   if (balance > 0n) await control(ctx, 'mint', { to: user.publicKey(), amount: balance.toString() });
   const latest = await ctx.server.getLatestLedger();
   await invokeOk(ctx, user, token, 'approve', [
-    addr(user.publicKey()), addr(vault), i128(allowance), u32(latest.sequence + ledgers),
+    addr(user.publicKey()),
+    addr(vault),
+    i128(allowance),
+    u32(latest.sequence + ledgers),
   ]);
 }
 
 export async function createVault(ctx: Ctx, user: Keypair, merchant: Keypair, setup: VaultSetup) {
   const { vault, token } = ctx.devnet.contracts;
   return invokeOk(ctx, user, vault, 'create_vault', [
-    addr(user.publicKey()), addr(merchant.publicKey()), addr(token), i128(setup.amount), u64(setup.interval),
+    addr(user.publicKey()),
+    addr(merchant.publicKey()),
+    addr(token),
+    i128(setup.amount),
+    u64(setup.interval),
   ]);
 }
 

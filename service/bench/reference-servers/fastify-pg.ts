@@ -10,8 +10,11 @@ const app = Fastify({ logger: false });
 
 app.get<{ Params: { id: string } }>('/plans/:id', async (req, reply) => {
   const { id } = req.params;
-  if (!UUID_RE.test(id)) return reply.code(400).send({ error: 'Invalid input on id: id parameter must be a valid UUID' });
-  const res = await db.query(prepared ? { name: 'plan_by_id', text: SELECT_PLAN, values: [id] } : { text: SELECT_PLAN, values: [id] });
+  if (!UUID_RE.test(id))
+    return reply.code(400).send({ error: 'Invalid input on id: id parameter must be a valid UUID' });
+  const res = await db.query(
+    prepared ? { name: 'plan_by_id', text: SELECT_PLAN, values: [id] } : { text: SELECT_PLAN, values: [id] },
+  );
   if (res.rows.length === 0) return reply.code(404).send({ error: 'Plan not found' });
   return { plan: planJson(res.rows[0]) };
 });

@@ -30,7 +30,8 @@ export function parseDecimal(text: string): Decimal | undefined {
   return { negative: sign === '-' && digits !== '', digits, exponent: digits === '' ? 0 : exponent };
 }
 
-export const sameDecimal = (a: Decimal, b: Decimal) => a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+export const sameDecimal = (a: Decimal, b: Decimal) =>
+  a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
 
 /** Digits after the decimal point once written in plain notation. */
 export const decimalPlaces = (d: Decimal) => Math.max(0, -d.exponent);
@@ -52,7 +53,9 @@ export function plainDecimal(d: Decimal): string {
   const sign = d.negative ? '-' : '';
   if (d.exponent >= 0) return sign + d.digits + '0'.repeat(d.exponent);
   const point = d.digits.length + d.exponent;
-  return point > 0 ? `${sign}${d.digits.slice(0, point)}.${d.digits.slice(point)}` : `${sign}0.${'0'.repeat(-point)}${d.digits}`;
+  return point > 0
+    ? `${sign}${d.digits.slice(0, point)}.${d.digits.slice(point)}`
+    : `${sign}0.${'0'.repeat(-point)}${d.digits}`;
 }
 
 /** Raw units for a pull: a whole number from 1 to I128_MAX, else undefined. */

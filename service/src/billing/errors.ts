@@ -50,7 +50,9 @@ export class BillingError extends Error {
   }
 }
 
-export const notFound = (what: 'Plan' | 'Subscription' | 'Merchant' | 'API key' | 'Signing key' | 'Event' | 'Webhook endpoint') => new BillingError('NOT_FOUND', `${what} not found`);
+export const notFound = (
+  what: 'Plan' | 'Subscription' | 'Merchant' | 'API key' | 'Signing key' | 'Event' | 'Webhook endpoint',
+) => new BillingError('NOT_FOUND', `${what} not found`);
 
 export const DB_NOT_INITIALIZED_MESSAGE = 'Database client not initialized';
 export const DATABASE_UNAVAILABLE_MESSAGE = 'Database unavailable';

@@ -23,12 +23,21 @@ export function allowanceLedgerKey(token: string, from: string, spender: string)
     ]),
   ]);
   return xdr.LedgerKey.contractData(
-    new xdr.LedgerKeyContractData({ contract: new Address(token).toScAddress(), key, durability: xdr.ContractDataDurability.temporary }),
+    new xdr.LedgerKeyContractData({
+      contract: new Address(token).toScAddress(),
+      key,
+      durability: xdr.ContractDataDurability.temporary,
+    }),
   );
 }
 
 /** undefined when no allowance entry exists (never made, or expired and gone). */
-export async function readAllowance(server: rpc.Server, token: string, from: string, spender: string): Promise<AllowanceState | undefined> {
+export async function readAllowance(
+  server: rpc.Server,
+  token: string,
+  from: string,
+  spender: string,
+): Promise<AllowanceState | undefined> {
   const res = await server.getLedgerEntries(allowanceLedgerKey(token, from, spender));
   const entry = res.entries[0];
   if (!entry || entry.val.type !== 'contractData') return undefined;
@@ -48,9 +57,16 @@ export async function readAllowance(server: rpc.Server, token: string, from: str
  * undefined when none is in its window. An allowance at 0 is *revoked* only when the subscriber
  * set it to 0: spending it down to 0 leaves the very same entry.
  */
-export async function latestApprovalAmount(server: rpc.Server, token: string, from: string, spender: string): Promise<bigint | undefined> {
+export async function latestApprovalAmount(
+  server: rpc.Server,
+  token: string,
+  from: string,
+  spender: string,
+): Promise<bigint | undefined> {
   const health = (await server.getHealth()) as rpc.Api.GetHealthResponse;
-  const topics = [xdr.ScVal.scvSymbol('approve'), new Address(from).toScVal(), new Address(spender).toScVal()].map((v) => v.toXdr('base64'));
+  const topics = [xdr.ScVal.scvSymbol('approve'), new Address(from).toScVal(), new Address(spender).toScVal()].map(
+    (v) => v.toXdr('base64'),
+  );
   const res = await server.getEvents({
     startLedger: health.oldestLedger,
     filters: [{ type: 'contract', contractIds: [token], topics: [[...topics, '**']] }],

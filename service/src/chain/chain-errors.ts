@@ -38,7 +38,6 @@ const PHRASES: Record<EstablishedCode, string> = {
 /** SAC error code for allowances (ContractError in the built-in token contract). */
 export const ALLOWANCE_ERROR = 9;
 
-
 export interface VaultFacts {
   vault: VaultTerms | undefined;
   /** Close time of the latest ledger when the vault was read, unix seconds. */
@@ -95,7 +94,11 @@ export function classifySimulationFailure(
     if (err instanceof PullRejection) return err;
     throw err;
   }
-  if (isVmTrap(failure) && vault.lastPullTimestamp > 0n && facts!.ledgerTime < vault.lastPullTimestamp + vault.intervalSeconds) {
+  if (
+    isVmTrap(failure) &&
+    vault.lastPullTimestamp > 0n &&
+    facts!.ledgerTime < vault.lastPullTimestamp + vault.intervalSeconds
+  ) {
     return reject('too_early');
   }
   if (raisedBy(failure, ALLOWANCE_ERROR, vault.token)) return allowanceCause(facts!, reject);
@@ -110,15 +113,22 @@ export function classifySimulationFailure(
  * subscriber (approve(…, 0) is how a subscriber stops payments: the vault has no cancel). No entry
  * at all is "expired" only with evidence that one was live before (an earlier collection).
  */
-function allowanceCause(facts: VaultFacts, reject: (code: EstablishedCode, detail?: string, subscriberLeft?: boolean) => PullRejection): PullRejection {
+function allowanceCause(
+  facts: VaultFacts,
+  reject: (code: EstablishedCode, detail?: string, subscriberLeft?: boolean) => PullRejection,
+): PullRejection {
   const a = facts.allowance;
   if (a === undefined) return reject('insufficient_allowance');
   if (a === null) {
     return facts.collectedBefore
-      ? reject('allowance_expired', 'the allowance has expired (no allowance entry is left, and an earlier pull succeeded)')
+      ? reject(
+          'allowance_expired',
+          'the allowance has expired (no allowance entry is left, and an earlier pull succeeded)',
+        )
       : reject('insufficient_allowance');
   }
-  if (a.liveUntilLedger < a.latestLedger) return reject('allowance_expired', `the allowance expired at ledger ${a.liveUntilLedger}`);
+  if (a.liveUntilLedger < a.latestLedger)
+    return reject('allowance_expired', `the allowance expired at ledger ${a.liveUntilLedger}`);
   if (a.amount === 0n) {
     return facts.revokedByApprove
       ? reject('allowance_revoked', 'the subscriber revoked the allowance (set to 0)', true)

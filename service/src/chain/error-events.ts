@@ -17,7 +17,8 @@ export function errorEventData(events: xdr.DiagnosticEvent[], code: number, toke
   for (const { event } of events) {
     const [first, second] = event.body.v0.topics;
     if (first?.type !== 'scvSymbol' || first.sym.toString() !== 'error') continue;
-    if (second?.type !== 'scvError' || second.error.type !== 'sceContract' || second.error.contractCode !== code) continue;
+    if (second?.type !== 'scvError' || second.error.type !== 'sceContract' || second.error.contractCode !== code)
+      continue;
     if (event.contractId && Address.contract(event.contractId.value).toString() === token) out.push(event.body.v0.data);
   }
   return out;

@@ -21,28 +21,46 @@ export interface FactsInput {
   collectedBefore: boolean;
 }
 
-export async function gatherFacts(server: rpc.Server, failure: SimulationFailure, input: FactsInput): Promise<VaultFacts | undefined> {
+export async function gatherFacts(
+  server: rpc.Server,
+  failure: SimulationFailure,
+  input: FactsInput,
+): Promise<VaultFacts | undefined> {
   const { contractId, user, merchant } = input;
   let facts: VaultFacts;
   try {
-    const [vault, ledgerTime] = await Promise.all([readVault(server, contractId, user, merchant), latestCloseTime(server)]);
+    const [vault, ledgerTime] = await Promise.all([
+      readVault(server, contractId, user, merchant),
+      latestCloseTime(server),
+    ]);
     facts = { vault, ledgerTime, merchant, collectedBefore: input.collectedBefore };
   } catch {
     return undefined; // could not establish anything: the chain's text stands alone
   }
   const vault = facts.vault;
   if (!vault) {
-    facts.cancelledAtLedger = await findCancellation(server, contractId, user, merchant).then((c) => c?.ledger, () => undefined);
+    facts.cancelledAtLedger = await findCancellation(server, contractId, user, merchant).then(
+      (c) => c?.ledger,
+      () => undefined,
+    );
     return facts;
   }
   if (raisedBy(failure, ALLOWANCE_ERROR, vault.token)) {
-    facts.allowance = await readAllowance(server, vault.token, user, contractId).then((a) => a ?? null, () => undefined);
+    facts.allowance = await readAllowance(server, vault.token, user, contractId).then(
+      (a) => a ?? null,
+      () => undefined,
+    );
     if (facts.allowance?.amount === 0n) {
-      facts.revokedByApprove = await latestApprovalAmount(server, vault.token, user, contractId).then((n) => n === 0n, () => false);
+      facts.revokedByApprove = await latestApprovalAmount(server, vault.token, user, contractId).then(
+        (n) => n === 0n,
+        () => false,
+      );
     }
   }
   if (raisedBy(failure, DEAUTHORIZED_ERROR, vault.token)) {
-    facts.merchantAuthorized = await merchantTrustlineAuthorized(server, vault.token, merchant, input.passphrase).catch(() => undefined);
+    facts.merchantAuthorized = await merchantTrustlineAuthorized(server, vault.token, merchant, input.passphrase).catch(
+      () => undefined,
+    );
   }
   return facts;
 }

@@ -43,10 +43,16 @@ export class FeeBidder {
     const network = await this.#networkFee();
     const floor = this.#floor.get(source) ?? 0n;
     if (network > this.#max) {
-      throw new PullRejection('fee_too_high', `The network wants an inclusion fee of ${network} stroops, above MAX_INCLUSION_FEE (${this.#max})`);
+      throw new PullRejection(
+        'fee_too_high',
+        `The network wants an inclusion fee of ${network} stroops, above MAX_INCLUSION_FEE (${this.#max})`,
+      );
     }
     if (floor > this.#max) {
-      throw new PullRejection('fee_too_high', `The network refused an inclusion fee of MAX_INCLUSION_FEE (${this.#max} stroops)`);
+      throw new PullRejection(
+        'fee_too_high',
+        `The network refused an inclusion fee of MAX_INCLUSION_FEE (${this.#max} stroops)`,
+      );
     }
     return [BASE_INCLUSION_FEE, network, floor].reduce((a, b) => (a > b ? a : b));
   }

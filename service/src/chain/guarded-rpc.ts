@@ -24,7 +24,11 @@ export class RpcCallError extends Error {
   readonly timedOut: boolean;
   readonly status: number | undefined;
   readonly rpcCode: number | undefined;
-  constructor(method: string, message: string, o: { answered?: boolean; timedOut?: boolean; status?: number; rpcCode?: number } = {}) {
+  constructor(
+    method: string,
+    message: string,
+    o: { answered?: boolean; timedOut?: boolean; status?: number; rpcCode?: number } = {},
+  ) {
     super(message);
     this.method = method;
     this.answered = o.answered ?? false;
@@ -47,7 +51,10 @@ export function normalizeRpcError(method: string, err: unknown, rpcUrl?: string)
     const { code, message } = err as { code?: unknown; message?: unknown };
     const rpcCode = typeof code === 'number' ? code : undefined;
     const text = typeof message === 'string' ? message : 'unknown JSON-RPC error';
-    return new RpcCallError(method, scrub(rpcCode === undefined ? text : `${text} (JSON-RPC ${rpcCode})`), { answered: true, rpcCode });
+    return new RpcCallError(method, scrub(rpcCode === undefined ? text : `${text} (JSON-RPC ${rpcCode})`), {
+      answered: true,
+      rpcCode,
+    });
   }
   const e = err as { message?: unknown; response?: { status?: unknown }; cause?: { code?: unknown } } | undefined;
   const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;

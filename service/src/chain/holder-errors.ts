@@ -46,14 +46,22 @@ export function holderCause(
   const [missing] = errorEventData(failure.events, TRUSTLINE_MISSING_ERROR, token).map(argsOf);
   if (missing) {
     if (missing[1] === merchant) {
-      return { code: 'merchant_trustline_missing', detail: `the merchant's account ${merchant} has no trustline for the token: add one` };
+      return {
+        code: 'merchant_trustline_missing',
+        detail: `the merchant's account ${merchant} has no trustline for the token: add one`,
+      };
     }
     return { code: 'insufficient_balance', detail: "the subscriber's account has no trustline for the token" };
   }
   const [balance] = errorEventData(failure.events, BALANCE_ERROR, token).map(argsOf);
   if (balance) {
     const [message, , next, max] = balance;
-    if (message === 'resulting balance is not within the allowed range' && typeof next === 'bigint' && typeof max === 'bigint' && next > max) {
+    if (
+      message === 'resulting balance is not within the allowed range' &&
+      typeof next === 'bigint' &&
+      typeof max === 'bigint' &&
+      next > max
+    ) {
       return {
         code: 'merchant_over_limit',
         detail: `the payment would take the merchant's trustline over its limit (${max}): raise the limit or move funds out`,
@@ -63,9 +71,13 @@ export function holderCause(
   }
   if (errorEventData(failure.events, DEAUTHORIZED_ERROR, token).length > 0) {
     if (merchantAuthorized === false) {
-      return { code: 'merchant_not_authorized', detail: `the token's issuer has not authorized the merchant's trustline (${merchant})` };
+      return {
+        code: 'merchant_not_authorized',
+        detail: `the token's issuer has not authorized the merchant's trustline (${merchant})`,
+      };
     }
-    if (merchantAuthorized === true) return { code: 'insufficient_balance', detail: "the token's issuer has deauthorized the subscriber's balance" };
+    if (merchantAuthorized === true)
+      return { code: 'insufficient_balance', detail: "the token's issuer has deauthorized the subscriber's balance" };
   }
   return undefined;
 }

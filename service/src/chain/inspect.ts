@@ -8,7 +8,12 @@ import { latestApprovalAmount, readAllowance } from './allowance-state.ts';
 import { findCancellation } from './vault-events.ts';
 import { readVault } from './vault-state.ts';
 
-async function readBalance(server: rpc.Server, token: string, owner: string, passphrase: string): Promise<bigint | undefined> {
+async function readBalance(
+  server: rpc.Server,
+  token: string,
+  owner: string,
+  passphrase: string,
+): Promise<bigint | undefined> {
   const tx = new TransactionBuilder(new Account(owner, '0'), { fee: '100', networkPassphrase: passphrase })
     .addOperation(new Contract(token).call('balance', new Address(owner).toScVal()))
     .setTimeout(0)
@@ -22,17 +27,25 @@ export async function inspectVault(
   server: rpc.Server,
   input: { user: string; merchant: string; contractId: string; passphrase: string },
 ): Promise<Inspection> {
-  const [vault, latest] = await Promise.all([readVault(server, input.contractId, input.user, input.merchant), server._getLatestLedger()]);
+  const [vault, latest] = await Promise.all([
+    readVault(server, input.contractId, input.user, input.merchant),
+    server._getLatestLedger(),
+  ]);
   const base = { latestLedger: latest.sequence, ledgerTime: Number(latest.closeTime) };
   if (!vault) {
-    const cancelled = await findCancellation(server, input.contractId, input.user, input.merchant).catch(() => undefined);
+    const cancelled = await findCancellation(server, input.contractId, input.user, input.merchant).catch(
+      () => undefined,
+    );
     return { ...base, vault: undefined, vaultCancelledAtLedger: cancelled?.ledger };
   }
   const [allowance, balance] = await Promise.all([
     readAllowance(server, vault.token, input.user, input.contractId),
     readBalance(server, vault.token, input.user, input.passphrase),
   ]);
-  const revoked = allowance?.amount === 0n ? (await latestApprovalAmount(server, vault.token, input.user, input.contractId)) === 0n : false;
+  const revoked =
+    allowance?.amount === 0n
+      ? (await latestApprovalAmount(server, vault.token, input.user, input.contractId)) === 0n
+      : false;
   return {
     ...base,
     vault,

@@ -5,7 +5,9 @@ import { Keypair, xdr, type rpc } from '@stellar/stellar-sdk';
 
 /** The account's current sequence number, or undefined when the account does not exist. */
 export async function accountSequence(server: rpc.Server, address: string): Promise<bigint | undefined> {
-  const key = xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(address).xdrPublicKey() }));
+  const key = xdr.LedgerKey.account(
+    new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(address).xdrPublicKey() }),
+  );
   const res = await server.getLedgerEntries(key);
   const data = res.entries[0]?.val;
   return data?.type === 'account' ? BigInt(data.account.seqNum) : undefined;

@@ -20,7 +20,10 @@ export function buildPullTransaction(input: {
   networkPassphrase: string;
 }): Transaction {
   const source = new Account(input.merchant, input.sequence.toString());
-  return new TransactionBuilder(source, { fee: input.inclusionFee.toString(), networkPassphrase: input.networkPassphrase })
+  return new TransactionBuilder(source, {
+    fee: input.inclusionFee.toString(),
+    networkPassphrase: input.networkPassphrase,
+  })
     .addOperation(
       new Contract(input.contractId).call(
         'pull_funds',

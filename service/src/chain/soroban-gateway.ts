@@ -66,7 +66,9 @@ const FORGOTTEN_CLOCK_MARGIN_SECONDS = 60;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 export const unavailable = (err: unknown): unknown =>
-  err instanceof RpcCallError ? new PullRejection('chain_unavailable', `Soroban RPC unavailable: ${err.method}: ${err.message}`) : err;
+  err instanceof RpcCallError
+    ? new PullRejection('chain_unavailable', `Soroban RPC unavailable: ${err.method}: ${err.message}`)
+    : err;
 
 export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const server = guardedRpc(new rpc.Server(config.rpcUrl, { allowHttp: config.rpcUrl.startsWith('http://') }), {
@@ -75,13 +77,19 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     rpcUrl: config.rpcUrl,
   });
   const feeSource = config.feeSourceSecret ? parseSecret(config.feeSourceSecret) : null;
-  const queues = new SourceQueues(config.queue, (reason) => new PullRejection('chain_busy', `Too many pulls in flight for this merchant: ${reason}`));
+  const queues = new SourceQueues(
+    config.queue,
+    (reason) => new PullRejection('chain_busy', `Too many pulls in flight for this merchant: ${reason}`),
+  );
   const sequences = new SequenceCache();
   const clock = new LedgerClock();
   const sent = new Map<string, { source: string; sequence: bigint; latestLedger: number }>();
   const polls = new Map<string, Promise<TxObservation>>();
   // p90 of recent Soroban inclusion fees: above what most included transactions paid.
-  const bidder = new FeeBidder(async () => BigInt((await server.getFeeStats()).sorobanInclusionFee.p90), config.maxInclusionFee);
+  const bidder = new FeeBidder(
+    async () => BigInt((await server.getFeeStats()).sorobanInclusionFee.p90),
+    config.maxInclusionFee,
+  );
 
   /** The network's time, from the latest close time any answer carried; asked for once if none has. */
   async function networkNow(refresh = false): Promise<number> {
@@ -96,7 +104,8 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const cached = sequences.get(source);
     if (cached !== undefined) return cached;
     const seq = await accountSequence(server, source);
-    if (seq === undefined) throw new PullRejection('simulation_failed', `The merchant's account ${source} does not exist on the network`);
+    if (seq === undefined)
+      throw new PullRejection('simulation_failed', `The merchant's account ${source} does not exist on the network`);
     return seq;
   }
 
@@ -108,7 +117,14 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const inclusionFee = await bidder.bid(merchant);
     try {
       const [sequence, now] = await Promise.all([currentSequence(merchant), networkNow()]);
-      tx = buildPullTransaction({ ...input, merchant, sequence, inclusionFee, networkNow: now, networkPassphrase: config.networkPassphrase });
+      tx = buildPullTransaction({
+        ...input,
+        merchant,
+        sequence,
+        inclusionFee,
+        networkNow: now,
+        networkPassphrase: config.networkPassphrase,
+      });
       simulation = await server.simulateTransaction(tx);
     } catch (err) {
       throw unavailable(err);
@@ -119,17 +135,27 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     }
     // A successful simulation lists the vault entry it would update: its terms, no extra read.
     const vaultKey = vaultLedgerKey(input.contractId, input.user, merchant);
-    const vault = vaultFromStateChanges(simulation.stateChanges, vaultKey) ?? (await readVault(server, input.contractId, input.user, merchant).catch((err: unknown) => {
-      throw unavailable(err);
-    }));
-    if (!vault) throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
+    const vault =
+      vaultFromStateChanges(simulation.stateChanges, vaultKey) ??
+      (await readVault(server, input.contractId, input.user, merchant).catch((err: unknown) => {
+        throw unavailable(err);
+      }));
+    if (!vault)
+      throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
     input.acceptVault(vault);
     const prepared = rpc.assembleTransaction(tx, simulation).build();
     key.sign(prepared);
     // With a fee source, the merchant's signed transaction travels inside a fee-bump envelope that
     // the fee source signs and pays; the hash the RPC knows it by is the outer one.
     const envelope = feeSource
-      ? feeSource.signed(TransactionBuilder.buildFeeBumpTransaction(feeSource.publicKey, inclusionFee.toString(), prepared, config.networkPassphrase))
+      ? feeSource.signed(
+          TransactionBuilder.buildFeeBumpTransaction(
+            feeSource.publicKey,
+            inclusionFee.toString(),
+            prepared,
+            config.networkPassphrase,
+          ),
+        )
       : prepared;
     const hash = Buffer.from(envelope.hash()).toString('hex');
     return {
@@ -146,7 +172,11 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   async function send(pull: SignedPull): Promise<void> {
     const left = pull.maxTime - (clock.networkNow() ?? 0);
     if (left < MIN_VALIDITY_AT_SEND_SECONDS) {
-      throw new PullRejection('submission_failed', `the time bound is ${left} s away: core would refuse it as txTOO_LATE`, { rebuild: true });
+      throw new PullRejection(
+        'submission_failed',
+        `the time bound is ${left} s away: core would refuse it as txTOO_LATE`,
+        { rebuild: true },
+      );
     }
     const tx = TransactionBuilder.fromXDR(pull.envelopeXdr, config.networkPassphrase);
     let res: rpc.Api.SendTransactionResponse;
@@ -271,7 +301,12 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     return mine;
   }
 
-  async function establishForgotten(input: { envelopeXdr: string; user: string; merchant: string; contractId: string }): Promise<ForgottenOutcome> {
+  async function establishForgotten(input: {
+    envelopeXdr: string;
+    user: string;
+    merchant: string;
+    contractId: string;
+  }): Promise<ForgottenOutcome> {
     let tx = TransactionBuilder.fromXDR(input.envelopeXdr, config.networkPassphrase);
     if ('innerTransaction' in tx) tx = tx.innerTransaction;
     const inner = tx as Transaction;

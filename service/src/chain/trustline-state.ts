@@ -7,7 +7,12 @@ import { Account, Asset, Contract, Keypair, rpc, scValToNative, TransactionBuild
 /** AUTHORIZED_FLAG of a trustline (Stellar-ledger-entries.x TrustLineFlags). */
 const AUTHORIZED_FLAG = 1;
 
-async function sacAsset(server: rpc.Server, token: string, source: string, passphrase: string): Promise<Asset | undefined> {
+async function sacAsset(
+  server: rpc.Server,
+  token: string,
+  source: string,
+  passphrase: string,
+): Promise<Asset | undefined> {
   const tx = new TransactionBuilder(new Account(source, '0'), { fee: '100', networkPassphrase: passphrase })
     .addOperation(new Contract(token).call('name'))
     .setTimeout(0)
@@ -21,11 +26,19 @@ async function sacAsset(server: rpc.Server, token: string, source: string, passp
 }
 
 /** true / false from the trustline's flags; undefined when the token is no SAC or nothing could be read. */
-export async function merchantTrustlineAuthorized(server: rpc.Server, token: string, merchant: string, passphrase: string): Promise<boolean | undefined> {
+export async function merchantTrustlineAuthorized(
+  server: rpc.Server,
+  token: string,
+  merchant: string,
+  passphrase: string,
+): Promise<boolean | undefined> {
   const asset = await sacAsset(server, token, merchant, passphrase);
   if (!asset || asset.isNative()) return undefined;
   const key = xdr.LedgerKey.trustline(
-    new xdr.LedgerKeyTrustLine({ accountId: Keypair.fromPublicKey(merchant).xdrAccountId(), asset: asset.toTrustLineXDRObject() }),
+    new xdr.LedgerKeyTrustLine({
+      accountId: Keypair.fromPublicKey(merchant).xdrAccountId(),
+      asset: asset.toTrustLineXDRObject(),
+    }),
   );
   const res = await server.getLedgerEntries(key);
   const data = res.entries[0]?.val;

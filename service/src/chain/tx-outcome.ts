@@ -35,7 +35,10 @@ export function toObservation(
   };
   if (raw.status === 'NOT_FOUND') return { status: 'NOT_FOUND', ...base };
   const status = raw.status === 'SUCCESS' ? 'SUCCESS' : 'FAILED';
-  const feeCharged = raw.resultXdr ? xdr.TransactionResult.fromXdr(raw.resultXdr, 'base64').feeCharged.toString() : undefined;
-  const transfer = status === 'SUCCESS' && pull ? findTransfer(contractEvents(raw), pull.user, pull.merchant) : undefined;
+  const feeCharged = raw.resultXdr
+    ? xdr.TransactionResult.fromXdr(raw.resultXdr, 'base64').feeCharged.toString()
+    : undefined;
+  const transfer =
+    status === 'SUCCESS' && pull ? findTransfer(contractEvents(raw), pull.user, pull.merchant) : undefined;
   return { status, ledger: raw.ledger, ...base, feeCharged, transfer, innerTxHash: innerHash(raw, passphrase) };
 }

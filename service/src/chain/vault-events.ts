@@ -12,11 +12,18 @@ export interface Cancellation {
 }
 
 /** The latest cancellation of the (user, merchant) vault the RPC still remembers, if any. */
-export async function findCancellation(server: rpc.Server, contractId: string, user: string, merchant: string): Promise<Cancellation | undefined> {
+export async function findCancellation(
+  server: rpc.Server,
+  contractId: string,
+  user: string,
+  merchant: string,
+): Promise<Cancellation | undefined> {
   const health = (await server.getHealth()) as rpc.Api.GetHealthResponse;
-  const topics = [nativeToScVal(VAULT_CANCELLED, { type: 'symbol' }), new Address(user).toScVal(), new Address(merchant).toScVal()].map((v) =>
-    v.toXdr('base64'),
-  );
+  const topics = [
+    nativeToScVal(VAULT_CANCELLED, { type: 'symbol' }),
+    new Address(user).toScVal(),
+    new Address(merchant).toScVal(),
+  ].map((v) => v.toXdr('base64'));
   const res = await server.getEvents({
     startLedger: health.oldestLedger,
     filters: [{ type: 'contract', contractIds: [contractId], topics: [topics] }],

@@ -38,7 +38,10 @@ function contractDataValue(entry: xdr.LedgerEntryData): xdr.ScVal | undefined {
  * would change in `stateChanges` (before and after), so no extra round trip is needed.
  * undefined when the simulation does not show the vault entry.
  */
-export function vaultFromStateChanges(changes: rpc.Api.LedgerEntryChange[] | undefined, key: xdr.LedgerKey): VaultTerms | undefined {
+export function vaultFromStateChanges(
+  changes: rpc.Api.LedgerEntryChange[] | undefined,
+  key: xdr.LedgerKey,
+): VaultTerms | undefined {
   const change = changes?.find((c) => c.key.equals(key));
   const val = change?.before ? contractDataValue(change.before.data) : undefined;
   return val ? decodeVault(val) : undefined;
@@ -48,7 +51,12 @@ export function vaultFromStateChanges(changes: rpc.Api.LedgerEntryChange[] | und
  * undefined when the vault entry does not exist. An archived vault (its TTL passed) is returned:
  * since protocol 23 the pull restores it itself, so it is not missing.
  */
-export async function readVault(server: rpc.Server, contractId: string, user: string, merchant: string): Promise<VaultTerms | undefined> {
+export async function readVault(
+  server: rpc.Server,
+  contractId: string,
+  user: string,
+  merchant: string,
+): Promise<VaultTerms | undefined> {
   const res = await server.getLedgerEntries(vaultLedgerKey(contractId, user, merchant));
   const entry = res.entries[0];
   if (!entry) return undefined;

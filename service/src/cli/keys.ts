@@ -17,9 +17,15 @@ export function keyCommands(program: Command): void {
     .action(async (o: { merchant: string; label?: string; json?: boolean }) => {
       const { id } = parse(IdParams, { id: o.merchant });
       const { label } = parse(CreateApiKeyBody, { label: o.label });
-      const issued = await withDeps('keys-create', (d, ctx) => d.accountVerbs.createApiKey({ ctx, input: { merchant_id: id, label } }));
+      const issued = await withDeps('keys-create', (d, ctx) =>
+        d.accountVerbs.createApiKey({ ctx, input: { merchant_id: id, label } }),
+      );
       const key = apiKeyJson(issued.key);
-      output(Boolean(o.json), { api_key: issued.secret, key }, () => `API key created: ${key.id} ${key.prefix}…\nAPI key (shown once, store it now): ${issued.secret}`);
+      output(
+        Boolean(o.json),
+        { api_key: issued.secret, key },
+        () => `API key created: ${key.id} ${key.prefix}…\nAPI key (shown once, store it now): ${issued.secret}`,
+      );
     });
 
   keys
@@ -29,9 +35,14 @@ export function keyCommands(program: Command): void {
     .addOption(json())
     .action(async (o: { merchant: string; json?: boolean }) => {
       const { id } = parse(IdParams, { id: o.merchant });
-      const rows = (await withDeps('keys-list', (d, ctx) => d.accountVerbs.listApiKeys({ ctx, input: { merchant_id: id } }))).map(apiKeyJson);
+      const rows = (
+        await withDeps('keys-list', (d, ctx) => d.accountVerbs.listApiKeys({ ctx, input: { merchant_id: id } }))
+      ).map(apiKeyJson);
       output(Boolean(o.json), { keys: rows }, () =>
-        table(['ID', 'PREFIX', 'LABEL', 'CREATED', 'LAST_USED'], rows.map((k) => [k.id, k.prefix, k.label ?? '', k.created_at, k.last_used_at ?? '-'])),
+        table(
+          ['ID', 'PREFIX', 'LABEL', 'CREATED', 'LAST_USED'],
+          rows.map((k) => [k.id, k.prefix, k.label ?? '', k.created_at, k.last_used_at ?? '-']),
+        ),
       );
     });
 
@@ -61,7 +72,9 @@ export function keyCommands(program: Command): void {
       output(Boolean(o.json), result, () => {
         const lines = [`Re-encrypted ${result.rewrapped} signing key(s) under "${result.primaryKekId}".`];
         if (result.unreadable.length) {
-          lines.push(`Could not open ${result.unreadable.length} (their key-encryption key is not listed): ${result.unreadable.join(', ')}`);
+          lines.push(
+            `Could not open ${result.unreadable.length} (their key-encryption key is not listed): ${result.unreadable.join(', ')}`,
+          );
         }
         return lines.join('\n');
       });

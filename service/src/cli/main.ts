@@ -10,9 +10,22 @@ import { planJson } from '../http/schemas/plans.ts';
 import { describeDatabase } from '../config.ts';
 import { migrate } from '../storage/migrate.ts';
 import { keyCommands } from './keys.ts';
-import { CliError, cliConfig, cliCursors, json, moreHint, output, pageOptions, parse, table, withDeps } from './session.ts';
+import {
+  CliError,
+  cliConfig,
+  cliCursors,
+  json,
+  moreHint,
+  output,
+  pageOptions,
+  parse,
+  table,
+  withDeps,
+} from './session.ts';
 
-const program = new Command('billing').description('Recurring billing on Soroban: operator commands').showHelpAfterError();
+const program = new Command('billing')
+  .description('Recurring billing on Soroban: operator commands')
+  .showHelpAfterError();
 
 program
   .command('serve')
@@ -46,8 +59,11 @@ merchants
     const created = await withDeps('merchants-create', (d, ctx) => d.verbs.createMerchant({ ctx, input }));
     const merchant = merchantJson(created.merchant);
     const apiKey = created.apiKey.secret;
-    output(Boolean(o.json), { merchant, api_key: apiKey }, () =>
-      `Merchant created: ${merchant.id} ${merchant.name} (${merchant.wallet_address})\nAPI key (shown once, store it now): ${apiKey}`,
+    output(
+      Boolean(o.json),
+      { merchant, api_key: apiKey },
+      () =>
+        `Merchant created: ${merchant.id} ${merchant.name} (${merchant.wallet_address})\nAPI key (shown once, store it now): ${apiKey}`,
     );
   });
 
@@ -56,11 +72,19 @@ pageOptions(merchants.command('list').description('list live merchants, oldest f
   .action(async (o: { limit: string; cursor?: string; json?: boolean }) => {
     const q = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
     const cursors = cliCursors();
-    const res = await withDeps('merchants-list', (d, ctx) => d.verbs.listMerchants({ ctx, input: { page: cursors.page(q) } }));
+    const res = await withDeps('merchants-list', (d, ctx) =>
+      d.verbs.listMerchants({ ctx, input: { page: cursors.page(q) } }),
+    );
     const next_cursor = res.next ? cursors.encode(q.order, res.next) : null;
     const rows = res.items.map(merchantJson);
-    output(Boolean(o.json), { merchants: rows, next_cursor }, () =>
-      table(['ID', 'NAME', 'WALLET', 'CREATED'], rows.map((m) => [m.id, m.name, m.wallet_address, m.created_at])) + moreHint(next_cursor),
+    output(
+      Boolean(o.json),
+      { merchants: rows, next_cursor },
+      () =>
+        table(
+          ['ID', 'NAME', 'WALLET', 'CREATED'],
+          rows.map((m) => [m.id, m.name, m.wallet_address, m.created_at]),
+        ) + moreHint(next_cursor),
     );
   });
 
@@ -85,21 +109,27 @@ pageOptions(plans.command('list').description("list a merchant's plans, oldest f
     const { id } = parse(IdParams, { id: o.merchant });
     const q = parse(PlanListQuery, { limit: o.limit, cursor: o.cursor });
     const cursors = cliCursors();
-    const res = await withDeps('plans-list', (d, ctx) => d.verbs.listMerchantPlans({ ctx, input: { merchant_id: id, page: cursors.page(q) } }));
+    const res = await withDeps('plans-list', (d, ctx) =>
+      d.verbs.listMerchantPlans({ ctx, input: { merchant_id: id, page: cursors.page(q) } }),
+    );
     const next_cursor = res.next ? cursors.encode(q.order, res.next) : null;
-    output(Boolean(o.json), { plans: res.items.map(planJson), next_cursor }, () =>
-      table(
-        ['ID', 'NAME', 'TOKEN_AMOUNT', 'INTERVAL_S', 'CREATED'],
-        // The amount as the database holds it: exact text, never through a float.
-        res.items.map((p) => [p.id, p.name, p.token_amount, String(p.interval_seconds), p.created_at.toISOString()]),
-      ) + moreHint(next_cursor),
+    output(
+      Boolean(o.json),
+      { plans: res.items.map(planJson), next_cursor },
+      () =>
+        table(
+          ['ID', 'NAME', 'TOKEN_AMOUNT', 'INTERVAL_S', 'CREATED'],
+          // The amount as the database holds it: exact text, never through a float.
+          res.items.map((p) => [p.id, p.name, p.token_amount, String(p.interval_seconds), p.created_at.toISOString()]),
+        ) + moreHint(next_cursor),
     );
   });
 
 keyCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const message = err instanceof CliError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  const message =
+    err instanceof CliError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   if (process.argv.includes('--json')) process.stderr.write(`${JSON.stringify({ error: message })}\n`);
   else process.stderr.write(`billing: ${message}\n`);
   process.exitCode = 1;

@@ -31,15 +31,26 @@ export function cliConfig(): Config {
   }
 }
 
-export async function withDeps<T>(job: string, fn: (deps: Deps, ctx: Ctx) => Promise<T>, opts: { needsSchema?: boolean } = {}): Promise<T> {
+export async function withDeps<T>(
+  job: string,
+  fn: (deps: Deps, ctx: Ctx) => Promise<T>,
+  opts: { needsSchema?: boolean } = {},
+): Promise<T> {
   const config = cliConfig();
-  if (config.database.kind === 'none') throw new CliError('No database: set DATABASE_URL (NODE_ENV=production has no embedded default)');
-  const logger = createLogger({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination({ dest: 2, sync: true }) });
+  if (config.database.kind === 'none')
+    throw new CliError('No database: set DATABASE_URL (NODE_ENV=production has no embedded default)');
+  const logger = createLogger({
+    level: config.logLevel === 'info' ? 'warn' : config.logLevel,
+    destination: pino.destination({ dest: 2, sync: true }),
+  });
   const deps = await buildDeps(config, { logger });
   try {
     if (opts.needsSchema !== false) {
       const pending = await pendingMigrations(deps.db);
-      if (pending.length > 0) throw new CliError(`The database schema is behind (${pending.join(', ')} not applied): run \`billing migrate\` first`);
+      if (pending.length > 0)
+        throw new CliError(
+          `The database schema is behind (${pending.join(', ')} not applied): run \`billing migrate\` first`,
+        );
     }
     return await fn(deps, systemCtx(`cli:${job}`));
   } catch (err) {
@@ -58,7 +69,11 @@ export function output(json: boolean, value: unknown, human: () => string): void
 /** Plain fixed-width columns; good enough for a terminal, and --json exists for anything else. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join('\n');
 }
 
@@ -72,7 +87,9 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
 }
 
 export const pageOptions = (cmd: Command) =>
-  cmd.option('--limit <n>', 'rows per page (1-500)', '50').option('--cursor <cursor>', 'next_cursor printed by the previous page');
+  cmd
+    .option('--limit <n>', 'rows per page (1-500)', '50')
+    .option('--cursor <cursor>', 'next_cursor printed by the previous page');
 
 export const moreHint = (next: string | null) => (next ? `\nmore: --cursor ${next}` : '');
 

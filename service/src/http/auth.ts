@@ -49,7 +49,8 @@ export function installAuth(scope: FastifyInstance, o: { mode: AuthMode; authent
         authorize(request.actor, access, o.mode);
       } catch (err) {
         // RFC 6750: a 401 says which scheme would be accepted.
-        if (err instanceof BillingError && (err.code === 'API_KEY_REQUIRED' || err.code === 'API_KEY_INVALID')) reply.header('www-authenticate', 'Bearer');
+        if (err instanceof BillingError && (err.code === 'API_KEY_REQUIRED' || err.code === 'API_KEY_INVALID'))
+          reply.header('www-authenticate', 'Bearer');
         throw err;
       }
     };

@@ -16,7 +16,10 @@ function logServerError(request: FastifyRequest, err: unknown, res: ErrorRespons
     // driver's own words (host, user, database) go to the operator here.
     const cause = err.cause as { code?: unknown; constraint?: unknown; message?: unknown } | undefined;
     const detail = err.code === 'DATABASE_UNAVAILABLE' ? { cause: String(cause?.message || cause?.code || cause) } : {};
-    request.log.error({ code: err.code, cause_code: cause?.code, constraint: cause?.constraint, ...detail }, err.message);
+    request.log.error(
+      { code: err.code, cause_code: cause?.code, constraint: cause?.constraint, ...detail },
+      err.message,
+    );
     return;
   }
   request.log.error({ err }, `unexpected error answered ${res.status}`);

@@ -51,11 +51,16 @@ export function invalidInput(field: string, reason: string): string {
 }
 
 /** Fastify's own 4xx (malformed JSON, 413, 415, ...) keep their status and their message. */
-export function frameworkErrorResponse(err: { statusCode?: number; code?: string; message: string }): ErrorResponse | undefined {
+export function frameworkErrorResponse(err: {
+  statusCode?: number;
+  code?: string;
+  message: string;
+}): ErrorResponse | undefined {
   const status = err.statusCode;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   // Fastify's text alone does not say what would have been accepted.
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status, body: errorBody(`${err.message}: send Content-Type: application/json`) };
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return { status, body: errorBody(`${err.message}: send Content-Type: application/json`) };
   // Fastify's text would echo the whole path back (app.ts raises the limit so that ids never meet it).
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return { status, body: errorBody('URI Too Long') };
   const message = err.message;

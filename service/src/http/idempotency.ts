@@ -24,11 +24,14 @@ function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value instanceof Date) return JSON.stringify(value);
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
-const fingerprintOf = (request: FastifyRequest) => `${request.method} ${request.url.split('?')[0]}\n${canonical(request.body ?? {})}`;
+const fingerprintOf = (request: FastifyRequest) =>
+  `${request.method} ${request.url.split('?')[0]}\n${canonical(request.body ?? {})}`;
 
 export function installIdempotency(scope: FastifyInstance, requests: ReturnType<typeof makeIdempotentRequests>): void {
   scope.decorateRequest<{ scope: string; key: string } | null>('idempotent', null);
@@ -43,14 +46,19 @@ export function installIdempotency(scope: FastifyInstance, requests: ReturnType<
       request.idempotent = { scope: begun.scope, key: begun.key };
       return;
     }
-    return reply.code(begun.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(begun.body);
+    return reply
+      .code(begun.status)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(begun.body);
   });
 
   scope.addHook('onSend', async (request, reply, payload) => {
     const run = request.idempotent;
     if (!run) return payload;
     request.idempotent = null;
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     try {
       if (body === undefined) await requests.release(run);
       else await requests.finish(run, reply.statusCode, body);

@@ -26,7 +26,10 @@ export function checkJsonText(text: string): void {
       const held = parseDecimal(String(value));
       if (!written || !held || !sameDecimal(written, held)) {
         throw new InvalidInputError(
-          invalidInput(field, `${context.source} cannot be held exactly by a JSON number; send it as a numeric string ("${context.source}")`),
+          invalidInput(
+            field,
+            `${context.source} cannot be held exactly by a JSON number; send it as a numeric string ("${context.source}")`,
+          ),
         );
       }
     }

@@ -21,7 +21,10 @@ export interface Collector {
   runOnce(): Promise<Record<string, number>>;
 }
 
-export function startCollector(work: CollectorRound, o: { intervalMs: number; concurrency: number; log: Logger; autoStart?: boolean }): Collector {
+export function startCollector(
+  work: CollectorRound,
+  o: { intervalMs: number; concurrency: number; log: Logger; autoStart?: boolean },
+): Collector {
   let running: Promise<Record<string, number>> = Promise.resolve({});
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;

@@ -7,7 +7,11 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
-export function startReconciler(round: () => Promise<Record<string, number>>, intervalMs: number, log: Logger): Reconciler {
+export function startReconciler(
+  round: () => Promise<Record<string, number>>,
+  intervalMs: number,
+  log: Logger,
+): Reconciler {
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -15,9 +19,12 @@ export function startReconciler(round: () => Promise<Record<string, number>>, in
   const tick = () => {
     running = round()
       .then((counts) => {
-        const settled = Object.entries(counts).filter(([kind, n]) => kind !== 'pending' && kind !== 'unreachable' && n > 0);
+        const settled = Object.entries(counts).filter(
+          ([kind, n]) => kind !== 'pending' && kind !== 'unreachable' && n > 0,
+        );
         if (settled.length) log.info({ reconciled: counts }, 'pending pull attempts resolved');
-        if (counts.unreachable) log.warn({ reconciled: counts }, 'pending pull attempts could not be checked: the RPC did not answer');
+        if (counts.unreachable)
+          log.warn({ reconciled: counts }, 'pending pull attempts could not be checked: the RPC did not answer');
       })
       .catch((err: unknown) => log.warn({ err }, 'reconciler round failed'))
       .finally(() => {

@@ -57,9 +57,15 @@ export function startWebhookWorker(o: {
       const p = o.deliveries
         .deliverOne(delivery)
         .then((outcome) => {
-          if (outcome === 'disabled') o.log.warn({ endpoint_id: delivery.endpoint_id }, 'webhook endpoint disabled: it kept failing');
+          if (outcome === 'disabled')
+            o.log.warn({ endpoint_id: delivery.endpoint_id }, 'webhook endpoint disabled: it kept failing');
         })
-        .catch((err: unknown) => o.log.warn({ err, delivery_id: delivery.id }, 'webhook delivery could not be recorded; it will be retried when its lease runs out'))
+        .catch((err: unknown) =>
+          o.log.warn(
+            { err, delivery_id: delivery.id },
+            'webhook delivery could not be recorded; it will be retried when its lease runs out',
+          ),
+        )
         .finally(() => {
           inFlight.delete(p);
           schedule(0);

@@ -14,7 +14,8 @@ const TAG_BYTES = 16;
 
 const refuse = (why: string) => new BillingError('SIGNING_KEY_STORE', why);
 
-export const NOT_CONFIGURED = 'Signing keys cannot be stored or used: SIGNING_KEY_ENCRYPTION_KEY is not set on the server';
+export const NOT_CONFIGURED =
+  'Signing keys cannot be stored or used: SIGNING_KEY_ENCRYPTION_KEY is not set on the server';
 
 export function createSecretBox(keys: KeyEncryptionKey[] | undefined): SecretBox {
   if (!keys || keys.length === 0) {
@@ -43,13 +44,20 @@ export function createSecretBox(keys: KeyEncryptionKey[] | undefined): SecretBox
 
     open(sealed, context) {
       const key = byId.get(sealed.kekId);
-      if (!key) throw refuse(`A stored signing key was sealed with key-encryption key "${sealed.kekId}", which SIGNING_KEY_ENCRYPTION_KEY does not list`);
+      if (!key)
+        throw refuse(
+          `A stored signing key was sealed with key-encryption key "${sealed.kekId}", which SIGNING_KEY_ENCRYPTION_KEY does not list`,
+        );
       const raw = Buffer.from(sealed.ciphertext, 'base64');
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         // Wrong key under the right id, or a ciphertext altered or moved to another merchant.
         throw refuse(`A stored signing key does not open with key-encryption key "${sealed.kekId}"`);

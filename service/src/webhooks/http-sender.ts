@@ -16,8 +16,14 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => isPrivateAddress(a.address));
-    if (bad) return callback(Object.assign(new Error(`${hostname} resolves to a private address`), { code: 'EPRIVATE' }), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    if (bad)
+      return callback(
+        Object.assign(new Error(`${hostname} resolves to a private address`), { code: 'EPRIVATE' }),
+        '',
+        0,
+      );
+    if ((options as { all?: boolean }).all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     callback(null, list[0].address, list[0].family);
   });
 };
@@ -32,7 +38,12 @@ export function createHttpSender(o: { blockPrivate: boolean }): WebhookSender {
         const client = u.protocol === 'https:' ? https : http;
         const req = client.request(u, {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': USER_AGENT },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': USER_AGENT,
+          },
           signal: AbortSignal.timeout(timeoutMs),
           ...(o.blockPrivate ? { lookup: guardedLookup } : {}),
           agent: false,
@@ -43,7 +54,12 @@ export function createHttpSender(o: { blockPrivate: boolean }): WebhookSender {
           res.on('error', () => resolve({ status: res.statusCode ?? 0, durationMs: took() }));
         });
         req.on('error', (err: NodeJS.ErrnoException) => {
-          const why = err.name === 'AbortError' || err.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : err.code ? `${err.code}: ${err.message}` : err.message;
+          const why =
+            err.name === 'AbortError' || err.name === 'TimeoutError'
+              ? `timed out after ${timeoutMs} ms`
+              : err.code
+                ? `${err.code}: ${err.message}`
+                : err.message;
           resolve({ error: why, durationMs: took() });
         });
         req.end(body);

@@ -14,11 +14,14 @@ export function createUrlPolicy(production: boolean): UrlPolicy {
       const u = new URL(url);
       if (u.protocol !== 'https:') return 'url must use https:// in production';
       const host = u.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) return isPrivateAddress(host) ? 'url must not point at a loopback, private or link-local address' : undefined;
-      if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point at a loopback, private or link-local address';
+      if (isIP(host))
+        return isPrivateAddress(host) ? 'url must not point at a loopback, private or link-local address' : undefined;
+      if (host === 'localhost' || host.endsWith('.localhost'))
+        return 'url must not point at a loopback, private or link-local address';
       try {
         const addresses = await lookup(host, { all: true });
-        if (addresses.some((a) => isPrivateAddress(a.address))) return `url's host ${host} resolves to a loopback, private or link-local address`;
+        if (addresses.some((a) => isPrivateAddress(a.address)))
+          return `url's host ${host} resolves to a loopback, private or link-local address`;
       } catch {
         return `url's host ${host} does not resolve`;
       }

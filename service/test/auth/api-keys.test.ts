@@ -31,8 +31,11 @@ describe.each(TARGETS)('API keys on %s', (target) => {
 
   it('stores keys only as their SHA-256: no column of the table holds the key', async () => {
     const { merchant, key } = await merchantWithKey(t.app);
-    const more = (await as(t.app, key).post(`/merchants/${merchant.id}/api-keys`, { label: 'cron' })).body.api_key as string;
-    const { rows } = await t.deps.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE merchant_id = $1', [merchant.id]);
+    const more = (await as(t.app, key).post(`/merchants/${merchant.id}/api-keys`, { label: 'cron' })).body
+      .api_key as string;
+    const { rows } = await t.deps.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE merchant_id = $1', [
+      merchant.id,
+    ]);
     expect(rows).toHaveLength(2);
     const dump = JSON.stringify(rows);
     for (const k of [key, more]) {
@@ -57,22 +60,33 @@ describe.each(TARGETS)('API keys on %s', (target) => {
 
     const revoked = await me.del(`/merchants/${merchant.id}/api-keys/${body.key.id}`);
     expect(revoked.status).toBe(200);
-    expect(RevokeApiKeyResponse.parse(revoked.body)).toMatchObject({ message: 'API key revoked', key: { id: body.key.id, revoked_at: expect.any(String) } });
+    expect(RevokeApiKeyResponse.parse(revoked.body)).toMatchObject({
+      message: 'API key revoked',
+      key: { id: body.key.id, revoked_at: expect.any(String) },
+    });
     // Refused at once (this replica's cache forgets it), gone from the list, and 404 the second time.
     expect((await as(t.app, body.api_key).get(`/merchants/${merchant.id}`)).body).toEqual({
       error: 'The API key is unknown or revoked',
       code: 'api_key_invalid',
     });
     expect((await me.get(`/merchants/${merchant.id}/api-keys`)).body.keys).toHaveLength(1);
-    expect(await me.del(`/merchants/${merchant.id}/api-keys/${body.key.id}`)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
+    expect(await me.del(`/merchants/${merchant.id}/api-keys/${body.key.id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'API key not found' },
+    });
   });
 
   it("another merchant's key id under one's own merchant is 404 API key not found", async () => {
     const a = await merchantWithKey(t.app);
     const b = await merchantWithKey(t.app);
     const aKeyId = (await as(t.app, a.key).get(`/merchants/${a.merchant.id}/api-keys`)).body.keys[0].id;
-    expect(await as(t.app, b.key).del(`/merchants/${b.merchant.id}/api-keys/${aKeyId}`)).toMatchObject({ status: 404, body: { error: 'API key not found' } });
-    expect(await as(t.app, b.key).del(`/merchants/${b.merchant.id}/api-keys/${unknownId()}`)).toMatchObject({ status: 404 });
+    expect(await as(t.app, b.key).del(`/merchants/${b.merchant.id}/api-keys/${aKeyId}`)).toMatchObject({
+      status: 404,
+      body: { error: 'API key not found' },
+    });
+    expect(await as(t.app, b.key).del(`/merchants/${b.merchant.id}/api-keys/${unknownId()}`)).toMatchObject({
+      status: 404,
+    });
     expect((await as(t.app, a.key).get(`/merchants/${a.merchant.id}`)).status).toBe(200);
   });
 
@@ -88,13 +102,20 @@ describe.each(TARGETS)('API keys on %s', (target) => {
     expect((await as(t.app, key).get(`/merchants/${merchant.id}`)).status).toBe(200); // now cached
     expect((await as(t.app, key).del(`/merchants/${merchant.id}`)).status).toBe(200);
     expect((await as(t.app, key).get(`/plans/${unknownId()}`)).body.code).toBe('api_key_invalid');
-    expect(await as(t.app, ADMIN_KEY).get(`/merchants/${merchant.id}/api-keys`)).toMatchObject({ status: 404, body: { error: 'Merchant not found' } });
+    expect(await as(t.app, ADMIN_KEY).get(`/merchants/${merchant.id}/api-keys`)).toMatchObject({
+      status: 404,
+      body: { error: 'Merchant not found' },
+    });
   });
 
   it('last_used_at is coalesced: no write per request, one per flush, never backwards', async () => {
     const { merchant, key } = await merchantWithKey(t.app);
     const lastUsed = async () =>
-      (await t.deps.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE merchant_id = $1', [merchant.id])).rows[0].at;
+      (
+        await t.deps.db.query<{ at: Date | null }>('SELECT last_used_at AS at FROM api_keys WHERE merchant_id = $1', [
+          merchant.id,
+        ])
+      ).rows[0].at;
     t.clock.set('2030-05-05T10:00:00.000Z');
     for (let i = 0; i < 5; i++) expect((await as(t.app, key).get(`/merchants/${merchant.id}`)).status).toBe(200);
     expect(await lastUsed()).toBeNull();
@@ -112,7 +133,10 @@ describe.each(TARGETS)('API keys on %s', (target) => {
     expect((await as(t.app, ADMIN_KEY).get(`/merchants/${merchant.id}`)).status).toBe(200);
     const page = MerchantListResponse.parse((await as(t.app, ADMIN_KEY).get('/merchants?limit=500')).body);
     expect(page.merchants.map((m) => m.id)).toContain(merchant.id);
-    expect(await as(t.app, key).get('/merchants')).toMatchObject({ status: 403, body: { error: 'Only the operator key may do this', code: 'operator_only' } });
+    expect(await as(t.app, key).get('/merchants')).toMatchObject({
+      status: 403,
+      body: { error: 'Only the operator key may do this', code: 'operator_only' },
+    });
     expect((await as(t.app, key).post('/merchants', { name: 'X', wallet_address: newWallet() })).status).toBe(403);
   });
 
@@ -121,9 +145,14 @@ describe.each(TARGETS)('API keys on %s', (target) => {
     const b = await merchantWithKey(t.app);
     const mine = await as(t.app, a.key).post('/plans', planPayload(a.merchant.id));
     expect(mine.status).toBe(201);
-    expect(await as(t.app, a.key).post('/plans', planPayload(b.merchant.id))).toMatchObject({ status: 404, body: { error: 'Merchant not found' } });
+    expect(await as(t.app, a.key).post('/plans', planPayload(b.merchant.id))).toMatchObject({
+      status: 404,
+      body: { error: 'Merchant not found' },
+    });
     const theirs = (await as(t.app, b.key).post('/plans', planPayload(b.merchant.id))).body.plan;
-    expect(await as(t.app, a.key).post('/subscriptions', { plan_id: theirs.id, customer_wallet_address: newWallet() })).toMatchObject({
+    expect(
+      await as(t.app, a.key).post('/subscriptions', { plan_id: theirs.id, customer_wallet_address: newWallet() }),
+    ).toMatchObject({
       status: 404,
       body: { error: 'Plan not found' },
     });
@@ -137,7 +166,9 @@ describe.each(TARGETS)('API keys on %s', (target) => {
     const { merchant, key } = await merchantWithKey(t.app);
     const me = as(t.app, key);
     expect((await me.post(`/merchants/${merchant.id}/api-keys`)).status).toBe(201);
-    expect((await me.post(`/merchants/${merchant.id}/api-keys`, { label: ' ' })).body).toEqual({ error: 'Invalid input on label: label cannot be empty' });
+    expect((await me.post(`/merchants/${merchant.id}/api-keys`, { label: ' ' })).body).toEqual({
+      error: 'Invalid input on label: label cannot be empty',
+    });
     expect((await me.post(`/merchants/${merchant.id}/api-keys`, { label: 'x'.repeat(101) })).body).toEqual({
       error: 'Invalid input on label: label must be at most 100 characters',
     });
@@ -163,7 +194,9 @@ describe('AUTH_MODE=keys', () => {
   });
 
   it('only the operator key creates merchants; a merchant key runs the whole flow for itself', async () => {
-    expect((await as(t.app).post('/merchants', { name: 'A', wallet_address: newWallet() })).body.code).toBe('api_key_required');
+    expect((await as(t.app).post('/merchants', { name: 'A', wallet_address: newWallet() })).body.code).toBe(
+      'api_key_required',
+    );
     const { merchant, key } = await merchantWithKey(t.app);
     const me = as(t.app, key);
     const plan = (await me.post('/plans', planPayload(merchant.id))).body.plan;
@@ -183,7 +216,10 @@ describe('AUTH_MODE=open', () => {
       const plan = await createPlan(t.app, m.id);
       expect((await as(t.app).get(`/plans/${plan.id}`)).status).toBe(200);
       const other = await merchantWithKey(t.app);
-      expect(await as(t.app, other.key).get(`/plans/${plan.id}`)).toMatchObject({ status: 404, body: { error: 'Plan not found' } });
+      expect(await as(t.app, other.key).get(`/plans/${plan.id}`)).toMatchObject({
+        status: 404,
+        body: { error: 'Plan not found' },
+      });
       // Credential routes need a key even here.
       expect((await as(t.app).get(`/merchants/${m.id}/api-keys`)).body.code).toBe('api_key_required');
     } finally {
@@ -196,7 +232,10 @@ describe('AUTH_MODE=open', () => {
     try {
       const res = await as(t.app).get('/ready');
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ status: 'ready', warning: expect.stringContaining('AUTH_MODE=open in production') });
+      expect(res.body).toMatchObject({
+        status: 'ready',
+        warning: expect.stringContaining('AUTH_MODE=open in production'),
+      });
       const keys = await startApp('pglite', { env: { NODE_ENV: 'production', AUTH_MODE: 'keys' } });
       expect((await as(keys.app).get('/ready')).body.warning).toBeUndefined();
       await keys.close();

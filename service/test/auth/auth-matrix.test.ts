@@ -29,12 +29,32 @@ type Entry = {
 };
 
 const TABLE: Record<string, Entry> = {
-  'POST /merchants': { access: 'operator', request: () => ({ url: '/merchants', payload: { name: 'M', wallet_address: newWallet() } }), foreign: 403 },
+  'POST /merchants': {
+    access: 'operator',
+    request: () => ({ url: '/merchants', payload: { name: 'M', wallet_address: newWallet() } }),
+    foreign: 403,
+  },
   'GET /merchants': { access: 'operator', request: () => ({ url: '/merchants' }), foreign: 403 },
-  'GET /merchants/:id': { access: 'merchant', request: (i) => ({ url: `/merchants/${i.merchant}` }), foreign: 'Merchant not found' },
-  'DELETE /merchants/:id': { access: 'merchant', request: (i) => ({ url: `/merchants/${i.merchant}` }), foreign: 'Merchant not found' },
-  'POST /merchants/:id/api-keys': { access: 'credential', request: (i) => ({ url: `/merchants/${i.merchant}/api-keys`, payload: {} }), foreign: 'Merchant not found' },
-  'GET /merchants/:id/api-keys': { access: 'credential', request: (i) => ({ url: `/merchants/${i.merchant}/api-keys` }), foreign: 'Merchant not found' },
+  'GET /merchants/:id': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}` }),
+    foreign: 'Merchant not found',
+  },
+  'DELETE /merchants/:id': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}` }),
+    foreign: 'Merchant not found',
+  },
+  'POST /merchants/:id/api-keys': {
+    access: 'credential',
+    request: (i) => ({ url: `/merchants/${i.merchant}/api-keys`, payload: {} }),
+    foreign: 'Merchant not found',
+  },
+  'GET /merchants/:id/api-keys': {
+    access: 'credential',
+    request: (i) => ({ url: `/merchants/${i.merchant}/api-keys` }),
+    foreign: 'Merchant not found',
+  },
   'DELETE /merchants/:id/api-keys/:key_id': {
     access: 'credential',
     request: (i) => ({ url: `/merchants/${i.merchant}/api-keys/${i.keyId}` }),
@@ -45,40 +65,115 @@ const TABLE: Record<string, Entry> = {
     request: (i) => ({ url: `/merchants/${i.merchant}/signing-key`, payload: { secret: i.secret } }),
     foreign: 'Merchant not found',
   },
-  'DELETE /merchants/:id/signing-key': { access: 'credential', request: (i) => ({ url: `/merchants/${i.merchant}/signing-key` }), foreign: 'Merchant not found' },
-  'GET /merchants/:id/plans': { access: 'merchant', request: (i) => ({ url: `/merchants/${i.merchant}/plans` }), foreign: 'Merchant not found' },
-  'GET /merchants/:id/subscriptions': { access: 'merchant', request: (i) => ({ url: `/merchants/${i.merchant}/subscriptions` }), foreign: 'Merchant not found' },
-  'POST /plans': { access: 'merchant', request: (i) => ({ url: '/plans', payload: planPayload(i.merchant) }), foreign: 'Merchant not found' },
+  'DELETE /merchants/:id/signing-key': {
+    access: 'credential',
+    request: (i) => ({ url: `/merchants/${i.merchant}/signing-key` }),
+    foreign: 'Merchant not found',
+  },
+  'GET /merchants/:id/plans': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}/plans` }),
+    foreign: 'Merchant not found',
+  },
+  'GET /merchants/:id/subscriptions': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}/subscriptions` }),
+    foreign: 'Merchant not found',
+  },
+  'POST /plans': {
+    access: 'merchant',
+    request: (i) => ({ url: '/plans', payload: planPayload(i.merchant) }),
+    foreign: 'Merchant not found',
+  },
   'GET /plans/:id': { access: 'public', request: (i) => ({ url: `/plans/${i.plan}` }), foreign: 'Plan not found' },
-  'POST /plans/:id/archive': { access: 'merchant', request: (i) => ({ url: `/plans/${i.plan}/archive`, payload: {} }), foreign: 'Plan not found' },
-  'GET /plans/:id/subscriptions': { access: 'merchant', request: (i) => ({ url: `/plans/${i.plan}/subscriptions` }), foreign: 'Plan not found' },
+  'POST /plans/:id/archive': {
+    access: 'merchant',
+    request: (i) => ({ url: `/plans/${i.plan}/archive`, payload: {} }),
+    foreign: 'Plan not found',
+  },
+  'GET /plans/:id/subscriptions': {
+    access: 'merchant',
+    request: (i) => ({ url: `/plans/${i.plan}/subscriptions` }),
+    foreign: 'Plan not found',
+  },
   'POST /subscriptions': {
     access: 'merchant',
     request: (i) => ({ url: '/subscriptions', payload: { plan_id: i.plan, customer_wallet_address: newWallet() } }),
     foreign: 'Plan not found',
   },
-  'GET /subscriptions/:id': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}` }), foreign: 'Subscription not found' },
-  'POST /subscriptions/:id/cancel': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/cancel`, payload: {} }), foreign: 'Subscription not found' },
-  'POST /subscriptions/:id/pause': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/pause`, payload: {} }), foreign: 'Subscription not found' },
-  'POST /subscriptions/:id/resume': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/resume`, payload: {} }), foreign: 'Subscription not found' },
-  'GET /subscriptions/:id/pulls': { access: 'merchant', request: (i) => ({ url: `/subscriptions/${i.subscription}/pulls` }), foreign: 'Subscription not found' },
+  'GET /subscriptions/:id': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}` }),
+    foreign: 'Subscription not found',
+  },
+  'POST /subscriptions/:id/cancel': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}/cancel`, payload: {} }),
+    foreign: 'Subscription not found',
+  },
+  'POST /subscriptions/:id/pause': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}/pause`, payload: {} }),
+    foreign: 'Subscription not found',
+  },
+  'POST /subscriptions/:id/resume': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}/resume`, payload: {} }),
+    foreign: 'Subscription not found',
+  },
+  'GET /subscriptions/:id/pulls': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}/pulls` }),
+    foreign: 'Subscription not found',
+  },
   'POST /trigger-pull': {
     access: 'merchant',
     request: (i) => ({ url: '/trigger-pull', payload: { subscription_id: i.subscription, merchant_secret: i.secret } }),
     foreign: 'Subscription not found',
   },
-  'GET /events': { access: 'credential', request: (i) => ({ url: `/events?merchant_id=${i.merchant}` }), foreign: 'Merchant not found' },
-  'GET /events/:id': { access: 'credential', request: (i) => ({ url: `/events/${i.event}` }), foreign: 'Event not found' },
-  'GET /events/:id/deliveries': { access: 'credential', request: (i) => ({ url: `/events/${i.event}/deliveries` }), foreign: 'Event not found' },
-  'POST /events/:id/redeliver': { access: 'credential', request: (i) => ({ url: `/events/${i.event}/redeliver`, payload: {} }), foreign: 'Event not found' },
-  'POST /webhook-endpoints': {
+  'GET /events': {
     access: 'credential',
-    request: (i) => ({ url: '/webhook-endpoints', payload: { url: 'http://127.0.0.1:9/hook', event_types: ['*'], merchant_id: i.merchant } }),
+    request: (i) => ({ url: `/events?merchant_id=${i.merchant}` }),
     foreign: 'Merchant not found',
   },
-  'GET /webhook-endpoints': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints?merchant_id=${i.merchant}` }), foreign: 'Merchant not found' },
-  'GET /webhook-endpoints/:id': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }), foreign: 'Webhook endpoint not found' },
-  'DELETE /webhook-endpoints/:id': { access: 'credential', request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }), foreign: 'Webhook endpoint not found' },
+  'GET /events/:id': {
+    access: 'credential',
+    request: (i) => ({ url: `/events/${i.event}` }),
+    foreign: 'Event not found',
+  },
+  'GET /events/:id/deliveries': {
+    access: 'credential',
+    request: (i) => ({ url: `/events/${i.event}/deliveries` }),
+    foreign: 'Event not found',
+  },
+  'POST /events/:id/redeliver': {
+    access: 'credential',
+    request: (i) => ({ url: `/events/${i.event}/redeliver`, payload: {} }),
+    foreign: 'Event not found',
+  },
+  'POST /webhook-endpoints': {
+    access: 'credential',
+    request: (i) => ({
+      url: '/webhook-endpoints',
+      payload: { url: 'http://127.0.0.1:9/hook', event_types: ['*'], merchant_id: i.merchant },
+    }),
+    foreign: 'Merchant not found',
+  },
+  'GET /webhook-endpoints': {
+    access: 'credential',
+    request: (i) => ({ url: `/webhook-endpoints?merchant_id=${i.merchant}` }),
+    foreign: 'Merchant not found',
+  },
+  'GET /webhook-endpoints/:id': {
+    access: 'credential',
+    request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }),
+    foreign: 'Webhook endpoint not found',
+  },
+  'DELETE /webhook-endpoints/:id': {
+    access: 'credential',
+    request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}` }),
+    foreign: 'Webhook endpoint not found',
+  },
   'POST /webhook-endpoints/:id/rotate-secret': {
     access: 'credential',
     request: (i) => ({ url: `/webhook-endpoints/${i.endpoint}/rotate-secret`, payload: {} }),
@@ -89,7 +184,8 @@ const TABLE: Record<string, Entry> = {
 };
 
 /** product.md: which routes need a key without one being sent. */
-const needsKey = (access: RouteAccess, mode: string) => access === 'credential' || access === 'operator-key' || (mode === 'keys' && access !== 'public' && access !== 'none');
+const needsKey = (access: RouteAccess, mode: string) =>
+  access === 'credential' || access === 'operator-key' || (mode === 'keys' && access !== 'public' && access !== 'none');
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -103,7 +199,8 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
 
     beforeAll(async () => {
       const collect = (r: RouteOptions) => {
-        for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push({ key: `${m} ${r.url}`, access: r.config?.access ?? 'none' });
+        for (const m of [r.method].flat())
+          if (m !== 'HEAD') routes.push({ key: `${m} ${r.url}`, access: r.config?.access ?? 'none' });
       };
       t = await startApp(target, { env: accountsEnv({ AUTH_MODE: mode }), onRoute: collect });
       const admin = as(t.app, ADMIN_KEY);
@@ -111,14 +208,29 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
       const A = await merchantWithKey(t.app, wallet.publicKey());
       keyB = (await merchantWithKey(t.app)).key;
       const plan = (await admin.post('/plans', planPayload(A.merchant.id))).body.plan;
-      const sub = (await admin.post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })).body.subscription;
+      const sub = (await admin.post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })).body
+        .subscription;
       const second = await admin.post(`/merchants/${A.merchant.id}/api-keys`, { label: 'second' });
       const third = await admin.post(`/merchants/${A.merchant.id}/api-keys`, { label: 'to revoke' });
       expect((await admin.del(`/merchants/${A.merchant.id}/api-keys/${third.body.key.id}`)).status).toBe(200);
       revoked = third.body.api_key;
       const event = (await admin.get(`/events?merchant_id=${A.merchant.id}&limit=1`)).body.events[0].id;
-      const endpoint = (await admin.post('/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', event_types: ['*'], merchant_id: A.merchant.id })).body.webhook_endpoint.id;
-      a = { merchant: A.merchant.id, plan: plan.id, subscription: sub.id, keyId: second.body.key.id, secret: wallet.secret(), event, endpoint };
+      const endpoint = (
+        await admin.post('/webhook-endpoints', {
+          url: 'http://127.0.0.1:9/hook',
+          event_types: ['*'],
+          merchant_id: A.merchant.id,
+        })
+      ).body.webhook_endpoint.id;
+      a = {
+        merchant: A.merchant.id,
+        plan: plan.id,
+        subscription: sub.id,
+        keyId: second.body.key.id,
+        secret: wallet.secret(),
+        event,
+        endpoint,
+      };
     });
     afterAll(() => t.close());
 
@@ -129,7 +241,13 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
       return as(t.app, key).send(method, url, payload, headers);
     };
     const unknownIds = (): Ids => ({
-      merchant: unknownId(), plan: unknownId(), subscription: unknownId(), keyId: unknownId(), secret: Keypair.random().secret(), event: unknownId(), endpoint: unknownId(),
+      merchant: unknownId(),
+      plan: unknownId(),
+      subscription: unknownId(),
+      keyId: unknownId(),
+      secret: Keypair.random().secret(),
+      event: unknownId(),
+      endpoint: unknownId(),
     });
 
     it('covers every route the app registers, with the access product.md gives it', () => {
@@ -160,7 +278,10 @@ describe.each(TARGETS)('auth matrix on %s', (target) => {
 
     it.each(cases)('%s: unknown key', async (route) => {
       const res = await send(route, unknownKey(), a);
-      expect(res).toMatchObject({ status: 401, body: { error: 'The API key is unknown or revoked', code: 'api_key_invalid' } });
+      expect(res).toMatchObject({
+        status: 401,
+        body: { error: 'The API key is unknown or revoked', code: 'api_key_invalid' },
+      });
     });
 
     it.each(cases)('%s: revoked key', async (route) => {

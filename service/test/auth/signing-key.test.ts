@@ -14,7 +14,8 @@ import { TARGETS, startApp, type TestApp } from '../support/app.ts';
 import { ADMIN_KEY, KEK, accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 
 const rowOf = async (t: TestApp, merchantId: string) =>
-  (await t.deps.db.query<Record<string, string>>('SELECT * FROM signing_keys WHERE merchant_id = $1', [merchantId])).rows[0];
+  (await t.deps.db.query<Record<string, string>>('SELECT * FROM signing_keys WHERE merchant_id = $1', [merchantId]))
+    .rows[0];
 
 describe.each(TARGETS)('signing keys on %s', (target) => {
   let t: TestApp;
@@ -30,12 +31,19 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
     const { merchant, key } = await merchantWithKey(t.app, wallet.publicKey());
     const res = await as(t.app, key).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(SigningKeyResponse.parse(res.body).signing_key).toEqual({ public_key: wallet.publicKey(), created_at: expect.any(String) });
+    expect(SigningKeyResponse.parse(res.body).signing_key).toEqual({
+      public_key: wallet.publicKey(),
+      created_at: expect.any(String),
+    });
     const row = await rowOf(t, merchant.id);
     expect(row).toMatchObject({ public_key: wallet.publicKey(), kek_id: 'default' });
     const stored = JSON.stringify(row);
     const raw = Buffer.from(row.ciphertext, 'base64');
-    for (const form of [wallet.secret(), Buffer.from(wallet.secret()).toString('base64'), Buffer.from(wallet.rawSecretKey()).toString('hex')]) {
+    for (const form of [
+      wallet.secret(),
+      Buffer.from(wallet.secret()).toString('base64'),
+      Buffer.from(wallet.rawSecretKey()).toString('hex'),
+    ]) {
       expect(stored).not.toContain(form);
     }
     expect(raw.includes(Buffer.from(wallet.secret()))).toBe(false);
@@ -55,16 +63,24 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
     expect((await me.put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status).toBe(200);
     // A fresh nonce each time: the same secret never gives the same ciphertext.
     expect((await rowOf(t, merchant.id)).ciphertext).not.toBe(first);
-    expect(await me.del(`/merchants/${merchant.id}/signing-key`)).toMatchObject({ status: 200, body: { message: 'Signing key removed' } });
+    expect(await me.del(`/merchants/${merchant.id}/signing-key`)).toMatchObject({
+      status: 200,
+      body: { message: 'Signing key removed' },
+    });
     expect(await rowOf(t, merchant.id)).toBeUndefined();
-    expect(await me.del(`/merchants/${merchant.id}/signing-key`)).toMatchObject({ status: 404, body: { error: 'Signing key not found' } });
+    expect(await me.del(`/merchants/${merchant.id}/signing-key`)).toMatchObject({
+      status: 404,
+      body: { error: 'Signing key not found' },
+    });
   });
 
   it("400 for a secret that is not a key, or not the key of the merchant's wallet", async () => {
     const { merchant, key } = await merchantWithKey(t.app);
     const me = as(t.app, key);
     const url = `/merchants/${merchant.id}/signing-key`;
-    expect((await me.put(url, { secret: 'SNOTAKEY' })).body).toEqual({ error: 'Invalid input on secret: secret must be a valid Stellar secret key (S…)' });
+    expect((await me.put(url, { secret: 'SNOTAKEY' })).body).toEqual({
+      error: 'Invalid input on secret: secret must be a valid Stellar secret key (S…)',
+    });
     expect((await me.put(url, { secret: Keypair.random().secret() })).body).toEqual({
       error: `Invalid input on secret: secret is not the key of the merchant's wallet ${merchant.wallet_address}`,
     });
@@ -73,11 +89,15 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
     expect(await rowOf(t, merchant.id)).toBeUndefined();
   });
 
-  it('the operator key may set a merchant\'s key too; without a key the route is 401 even in open mode', async () => {
+  it("the operator key may set a merchant's key too; without a key the route is 401 even in open mode", async () => {
     const wallet = Keypair.random();
     const { merchant } = await merchantWithKey(t.app, wallet.publicKey());
-    expect((await as(t.app).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).body.code).toBe('api_key_required');
-    expect((await as(t.app, ADMIN_KEY).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status).toBe(200);
+    expect((await as(t.app).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).body.code).toBe(
+      'api_key_required',
+    );
+    expect(
+      (await as(t.app, ADMIN_KEY).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status,
+    ).toBe(200);
   });
 
   it('rotating the key-encryption key re-wraps every key; old ciphertexts open until then', async () => {
@@ -91,7 +111,8 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
     const old = { id: 'default', key: Buffer.from(KEK, 'base64') };
     const fresh = { id: 'k2', key: randomBytes(32) };
     const both = createSecretBox([fresh, old]);
-    const open = (box: ReturnType<typeof createSecretBox>) => makeOpenSigningKey({ signingKeys: t.deps.repos.signingKeys, box, gateway: t.deps.gateway });
+    const open = (box: ReturnType<typeof createSecretBox>) =>
+      makeOpenSigningKey({ signingKeys: t.deps.repos.signingKeys, box, gateway: t.deps.gateway });
     // Before rotation: the new list still opens the old ciphertexts; the new key alone does not.
     expect((await open(both)(ids[0])).publicKey).toBe(wallets[0].publicKey());
     await expect(open(createSecretBox([fresh]))(ids[0])).rejects.toMatchObject({ code: 'SIGNING_KEY_STORE' });
@@ -118,13 +139,15 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
     const b = await merchantWithKey(t.app, w.publicKey()); // same wallet, another merchant
     await as(t.app, a.key).put(`/merchants/${a.merchant.id}/signing-key`, { secret: w.secret() });
     const row = await rowOf(t, a.merchant.id);
-    await t.deps.db.query('INSERT INTO signing_keys (merchant_id, public_key, kek_id, ciphertext) VALUES ($1, $2, $3, $4)', [
-      b.merchant.id,
-      row.public_key,
-      row.kek_id,
-      row.ciphertext,
-    ]);
-    const open = makeOpenSigningKey({ signingKeys: t.deps.repos.signingKeys, box: t.deps.box, gateway: t.deps.gateway });
+    await t.deps.db.query(
+      'INSERT INTO signing_keys (merchant_id, public_key, kek_id, ciphertext) VALUES ($1, $2, $3, $4)',
+      [b.merchant.id, row.public_key, row.kek_id, row.ciphertext],
+    );
+    const open = makeOpenSigningKey({
+      signingKeys: t.deps.repos.signingKeys,
+      box: t.deps.box,
+      gateway: t.deps.gateway,
+    });
     await expect(open(b.merchant.id)).rejects.toMatchObject({ code: 'SIGNING_KEY_STORE' });
     expect((await open(a.merchant.id)).publicKey).toBe(w.publicKey());
   });

@@ -14,12 +14,24 @@ import { createMerchant, createPlan, createSubscription, get } from '../support/
 import { ScriptedChain, type Behaviour } from '../support/scripted-chain.ts';
 
 const INTERVAL = 3600;
-const BEHAVIOURS: Behaviour[] = ['confirm', 'fail', 'drop', 'simulation-error', 'rejected', 'lost-but-lands', 'lost-never-lands'];
+const BEHAVIOURS: Behaviour[] = [
+  'confirm',
+  'fail',
+  'drop',
+  'simulation-error',
+  'rejected',
+  'lost-but-lands',
+  'lost-never-lands',
+];
 
 type Step = { kind: 'pull'; behaviour: Behaviour; advance: number } | { kind: 'reconcile'; advance: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('pull' as const), behaviour: fc.constantFrom(...BEHAVIOURS), advance: fc.integer({ min: 0, max: 2 * INTERVAL }) }),
+  fc.record({
+    kind: fc.constant('pull' as const),
+    behaviour: fc.constantFrom(...BEHAVIOURS),
+    advance: fc.integer({ min: 0, max: 2 * INTERVAL }),
+  }),
   fc.record({ kind: fc.constant('reconcile' as const), advance: fc.integer({ min: 0, max: 120 }) }),
 );
 
@@ -40,7 +52,10 @@ describe('pull schedule and state rules (property)', () => {
         const plan = await createPlan(t.app, merchant.id, { interval_seconds: INTERVAL });
         const sub = await createSubscription(t.app, plan.id);
         const read = async () => (await get(t.app, `/subscriptions/${sub.id}`)).body.subscription;
-        const confirmedCount = async () => (await verbs.listPulls({ ctx: systemCtx('test'), input: { id: sub.id } })).filter((p) => p.status === 'confirmed').length;
+        const confirmedCount = async () =>
+          (await verbs.listPulls({ ctx: systemCtx('test'), input: { id: sub.id } })).filter(
+            (p) => p.status === 'confirmed',
+          ).length;
 
         for (const s of steps) {
           t.clock.advance(s.advance);
@@ -48,7 +63,12 @@ describe('pull schedule and state rules (property)', () => {
           const confirmedBefore = await confirmedCount();
           if (s.kind === 'pull') {
             chain.script.splice(0, chain.script.length, s.behaviour);
-            await verbs.triggerPull({ ctx: systemCtx('test'), input: { subscription_id: sub.id, merchant_secret: key.secret() } }).catch(() => undefined);
+            await verbs
+              .triggerPull({
+                ctx: systemCtx('test'),
+                input: { subscription_id: sub.id, merchant_secret: key.secret() },
+              })
+              .catch(() => undefined);
           } else {
             await verbs.reconcilePending();
           }
@@ -62,7 +82,8 @@ describe('pull schedule and state rules (property)', () => {
             expect(confirmedAfter).toBe(confirmedBefore);
           }
           const successes = chain.successes();
-          for (let i = 1; i < successes.length; i++) expect(successes[i] - successes[i - 1]).toBeGreaterThanOrEqual(INTERVAL);
+          for (let i = 1; i < successes.length; i++)
+            expect(successes[i] - successes[i - 1]).toBeGreaterThanOrEqual(INTERVAL);
         }
         // Eventually every pull that moved funds is known, once.
         t.clock.advance(120);

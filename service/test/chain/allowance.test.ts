@@ -36,18 +36,23 @@ describe.each(TARGETS)('allowance causes on %s', (target) => {
     const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('allowance_revoked');
-    expect(res.body.error).toMatch(/^Insufficient allowance: the subscriber revoked the allowance \(set to 0\): HostError: Error\(Contract, #9\)/);
+    expect(res.body.error).toMatch(
+      /^Insufficient allowance: the subscriber revoked the allowance \(set to 0\): HostError: Error\(Contract, #9\)/,
+    );
   });
 
   it('an allowance past its live_until_ledger is allowance_expired', async () => {
     const s = await setUpPull(t, devnet, { allowanceLedgers: 30 });
     await collectOnce(s);
     const { sequence } = await devnet.control<{ sequence: number }>('/state');
-    while ((await devnet.control<{ sequence: number }>('/state')).sequence < sequence + 31) await devnet.control('/close-ledger', {});
+    while ((await devnet.control<{ sequence: number }>('/state')).sequence < sequence + 31)
+      await devnet.control('/close-ledger', {});
     const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
     expect(res.status).toBe(500);
     expect(res.body.code).toBe('allowance_expired');
-    expect(res.body.error).toMatch(/^Insufficient allowance: the allowance (expired at ledger \d+|has expired \(no allowance entry is left, and an earlier pull succeeded\)): HostError/);
+    expect(res.body.error).toMatch(
+      /^Insufficient allowance: the allowance (expired at ledger \d+|has expired \(no allowance entry is left, and an earlier pull succeeded\)): HostError/,
+    );
   });
 
   it('a live allowance that is too small stays insufficient_allowance', async () => {

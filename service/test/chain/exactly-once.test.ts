@@ -26,9 +26,20 @@ async function replica(over: Record<string, string> = {}) {
 async function subscribe(api: string) {
   const merchant = await newFundedAccount(devnet);
   const m = await http(api, 'POST', '/merchants', { name: 'Replica Co', wallet_address: merchant.publicKey() });
-  const p = await http(api, 'POST', '/plans', { merchant_id: m.body.merchant.id, name: 'Daily', token_amount: 1_000_000, interval_seconds: 86_400 });
-  const user = await setUpSubscriber(devnet, merchant.publicKey(), { amountPerInterval: 1_000_000n, intervalSeconds: 86_400n });
-  const s = await http(api, 'POST', '/subscriptions', { plan_id: p.body.plan.id, customer_wallet_address: user.publicKey() });
+  const p = await http(api, 'POST', '/plans', {
+    merchant_id: m.body.merchant.id,
+    name: 'Daily',
+    token_amount: 1_000_000,
+    interval_seconds: 86_400,
+  });
+  const user = await setUpSubscriber(devnet, merchant.publicKey(), {
+    amountPerInterval: 1_000_000n,
+    intervalSeconds: 86_400n,
+  });
+  const s = await http(api, 'POST', '/subscriptions', {
+    plan_id: p.body.plan.id,
+    customer_wallet_address: user.publicKey(),
+  });
   expect(s.status).toBe(201);
   return { merchant, subscription: s.body.subscription as { id: string; next_billing_date: string } };
 }
@@ -39,7 +50,10 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     const { merchant, subscription } = await subscribe(a.url);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        http(i % 2 ? b.url : a.url, 'POST', '/trigger-pull', { subscription_id: subscription.id, merchant_secret: merchant.secret() }),
+        http(i % 2 ? b.url : a.url, 'POST', '/trigger-pull', {
+          subscription_id: subscription.id,
+          merchant_secret: merchant.secret(),
+        }),
       ),
     );
     const statuses = answers.map((r) => r.status);
@@ -49,7 +63,9 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     expect(await pullsOnChain(devnet, merchant.publicKey())).toHaveLength(1);
     const after = await http(b.url, 'GET', `/subscriptions/${subscription.id}`);
     expect(after.body.subscription.status).toBe('active');
-    const moved = new Date(after.body.subscription.next_billing_date).getTime() - new Date(subscription.next_billing_date).getTime();
+    const moved =
+      new Date(after.body.subscription.next_billing_date).getTime() -
+      new Date(subscription.next_billing_date).getTime();
     expect(moved).toBeGreaterThanOrEqual(86_400_000);
     expect(moved).toBeLessThan(86_400_000 + 120_000);
     const history = await http(a.url, 'GET', `/subscriptions/${subscription.id}/pulls`);
@@ -60,9 +76,10 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     const a = await replica({ RECONCILE_INTERVAL_MS: '0' });
     const { merchant, subscription } = await subscribe(a.url);
     await devnet.control('/faults', { kind: 'delay', ledgers: 4 });
-    const inFlight = http(a.url, 'POST', '/trigger-pull', { subscription_id: subscription.id, merchant_secret: merchant.secret() }).catch(
-      () => 'killed',
-    );
+    const inFlight = http(a.url, 'POST', '/trigger-pull', {
+      subscription_id: subscription.id,
+      merchant_secret: merchant.secret(),
+    }).catch(() => 'killed');
     // Wait until the network holds the transaction, then kill the replica before it can see the outcome.
     for (let i = 0; (await pullsOnChain(devnet, merchant.publicKey())).length === 0; i++) {
       if (i > 100) throw new Error('the pull never reached the network');
@@ -84,9 +101,14 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     const chain = await pullsOnChain(devnet, merchant.publicKey());
     expect(chain.map((tx) => [tx.hash, tx.status])).toEqual([[queued.hash, 'success']]);
     const after = (await http(b.url, 'GET', `/subscriptions/${subscription.id}`)).body.subscription;
-    expect(new Date(after.next_billing_date).getTime()).toBeGreaterThan(new Date(subscription.next_billing_date).getTime() + 86_000_000);
+    expect(new Date(after.next_billing_date).getTime()).toBeGreaterThan(
+      new Date(subscription.next_billing_date).getTime() + 86_000_000,
+    );
     // A further pull is refused by the schedule, not sent: the cycle was collected once.
-    const again = await http(b.url, 'POST', '/trigger-pull', { subscription_id: subscription.id, merchant_secret: merchant.secret() });
+    const again = await http(b.url, 'POST', '/trigger-pull', {
+      subscription_id: subscription.id,
+      merchant_secret: merchant.secret(),
+    });
     expect(again.body.code).toBe('too_early');
     expect(await pullsOnChain(devnet, merchant.publicKey())).toHaveLength(1);
   }, 60_000);
@@ -95,7 +117,10 @@ describe('exactly once across processes (PostgreSQL server)', () => {
     const a = await replica();
     const { merchant, subscription } = await subscribe(a.url);
     await devnet.control('/faults', { kind: 'delay', ledgers: 2 });
-    const answer = http(a.url, 'POST', '/trigger-pull', { subscription_id: subscription.id, merchant_secret: merchant.secret() });
+    const answer = http(a.url, 'POST', '/trigger-pull', {
+      subscription_id: subscription.id,
+      merchant_secret: merchant.secret(),
+    });
     for (let i = 0; (await pullsOnChain(devnet, merchant.publicKey())).length === 0; i++) {
       if (i > 100) throw new Error('the pull never reached the network');
       await new Promise((r) => setTimeout(r, 50));

@@ -101,6 +101,9 @@ describe.each(TARGETS)('fees, time bounds, archival and fee bumps on %s', (targe
     expect(pull).toMatchObject({ tx_hash: res.body.txHash, inner_tx_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(pull!.inner_tx_hash).not.toBe(res.body.txHash);
     const [onChain] = await pullsOnChain(devnet, s.merchant.publicKey());
-    expect(onChain).toMatchObject({ status: 'success', feeBump: { feeSource: feeSource.publicKey(), innerHash: pull!.inner_tx_hash } });
+    expect(onChain).toMatchObject({
+      status: 'success',
+      feeBump: { feeSource: feeSource.publicKey(), innerHash: pull!.inner_tx_hash },
+    });
   });
 });

@@ -26,7 +26,9 @@ describe('the local network speaks protocol 27', () => {
     const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
     expect((await server.getNetwork()).protocolVersion).toBe(27);
     const scheduled = await traffic();
-    expect(new Set(scheduled.map((tx) => tx.credentials))).toEqual(new Set(['sourceAccount', 'address', 'addressV2', 'addressWithDelegates']));
+    expect(new Set(scheduled.map((tx) => tx.credentials))).toEqual(
+      new Set(['sourceAccount', 'address', 'addressV2', 'addressWithDelegates']),
+    );
     const last = Math.max(...scheduled.map((tx) => tx.ledger));
     while ((await server.getLatestLedger()).sequence < last) await new Promise((r) => setTimeout(r, 200));
     const latest = await server.getLatestLedger();
@@ -37,7 +39,9 @@ describe('the local network speaks protocol 27', () => {
       expect(tx.status).toBe(sent.expected);
       if (tx.status === 'NOT_FOUND') continue;
       // The envelope, decoded by SDK 17, carries that credential arm.
-      expect(JSON.stringify(tx.envelopeXdr.toJson())).toContain(arm === 'addressV2' ? '"address_v2"' : '"address_with_delegates"');
+      expect(JSON.stringify(tx.envelopeXdr.toJson())).toContain(
+        arm === 'addressV2' ? '"address_v2"' : '"address_with_delegates"',
+      );
     }
   });
 });
@@ -55,7 +59,10 @@ describe.each(TARGETS)('pulls among protocol-27 traffic on %s', (target) => {
     t.clock.set('2031-02-01T00:00:00.000Z');
     const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await pullsOf(t, s.subscriptionId))[0]).toMatchObject({ status: 'confirmed', transferred_amount: Number(s.amount) });
+    expect((await pullsOf(t, s.subscriptionId))[0]).toMatchObject({
+      status: 'confirmed',
+      transferred_amount: Number(s.amount),
+    });
   });
 
   it('every simulation failure is still named: too early, vault missing, allowance, balance', async () => {

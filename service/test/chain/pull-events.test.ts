@@ -32,7 +32,10 @@ describe.each(TARGETS)('pull events on the local network, %s', (target) => {
   it('a confirmed pull: pull.pending then pull.succeeded, each with the pull as the history shows it', async () => {
     const s = await keyedPull();
     t.clock.set('2033-01-01T00:00:00.000Z');
-    const res = await s.api.post('/trigger-pull', { subscription_id: s.subscriptionId, merchant_secret: s.merchant.secret() });
+    const res = await s.api.post('/trigger-pull', {
+      subscription_id: s.subscriptionId,
+      merchant_secret: s.merchant.secret(),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [pull] = await pullsOf(t, s.subscriptionId);
     const events = (await s.api.get(`/events?object_id=${(pull as unknown as { id: string }).id}`)).body.events;

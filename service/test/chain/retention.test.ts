@@ -41,7 +41,9 @@ describe.each(TARGETS)('attempts older than the RPC retention window on %s', (ta
     const s = await setUpPull(t, devnet);
     t.clock.set('2031-08-01T00:00:00.000Z');
     await devnet.control('/pause', {});
-    const first = await triggerPull(t, s.subscriptionId, s.merchant.secret()).finally(() => devnet.control('/resume', {}));
+    const first = await triggerPull(t, s.subscriptionId, s.merchant.secret()).finally(() =>
+      devnet.control('/resume', {}),
+    );
     expect(first.status).toBe(202);
     const sent = await sequence();
     await until(async () => (await pullsOnChain(devnet, s.merchant.publicKey()))[0]?.status === 'success');
@@ -52,7 +54,12 @@ describe.each(TARGETS)('attempts older than the RPC retention window on %s', (ta
     expect(again.body.txHash).toBe(first.body.txHash);
     expect((await pullsOnChain(devnet, s.merchant.publicKey())).map((tx) => tx.status)).toEqual(['success']);
     expect(await pullsOf(t, s.subscriptionId)).toMatchObject([
-      { tx_hash: first.body.txHash, status: 'confirmed', transferred_amount: null, discrepancy: expect.stringContaining("older than the RPC's history") },
+      {
+        tx_hash: first.body.txHash,
+        status: 'confirmed',
+        transferred_amount: null,
+        discrepancy: expect.stringContaining("older than the RPC's history"),
+      },
     ]);
     expect((await subscriptionOf(t, s.subscriptionId)).next_billing_date).toBe('2031-08-01T01:00:00.000Z');
   });

@@ -32,7 +32,11 @@ describe.each(TARGETS)('time limits on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(target, {
-      env: chainEnv(devnet, { SOROBAN_RPC_URL: proxy.url, RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS), TX_POLL_TIMEOUT_MS: '1500' }),
+      env: chainEnv(devnet, {
+        SOROBAN_RPC_URL: proxy.url,
+        RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+        TX_POLL_TIMEOUT_MS: '1500',
+      }),
     });
   });
   afterAll(() => t?.close());
@@ -45,7 +49,10 @@ describe.each(TARGETS)('time limits on %s', (target) => {
       // Two pulls of one merchant: the second waits behind the first, and both still answer.
       const second = await setUpPull(t, devnet, { merchant: s.merchant, merchantId: s.merchantId });
       const [answers, ms] = await timed(() =>
-        Promise.all([triggerPull(t, s.subscriptionId, s.merchant.secret()), triggerPull(t, second.subscriptionId, s.merchant.secret())]),
+        Promise.all([
+          triggerPull(t, s.subscriptionId, s.merchant.secret()),
+          triggerPull(t, second.subscriptionId, s.merchant.secret()),
+        ]),
       );
       expect(ms).toBeLessThan(4 * RPC_TIMEOUT_MS + 1500);
       for (const res of answers) {
@@ -62,7 +69,7 @@ describe.each(TARGETS)('time limits on %s', (target) => {
     expect(await pullsOf(t, s.subscriptionId)).toEqual([]);
   });
 
-  it("a lost sendTransaction answer is an unknown outcome: 202, the attempt stays pending, the reconciler confirms it", async () => {
+  it('a lost sendTransaction answer is an unknown outcome: 202, the attempt stays pending, the reconciler confirms it', async () => {
     const s = await setUpPull(t, devnet);
     t.clock.set('2031-04-01T00:00:00.000Z');
     proxy.mode = { kind: 'lose-answer', method: 'sendTransaction' };
@@ -73,7 +80,10 @@ describe.each(TARGETS)('time limits on %s', (target) => {
       proxy.mode = { kind: 'pass' };
     }
     expect(res.status, JSON.stringify(res.body)).toBe(202);
-    expect(res.body).toEqual({ message: 'Transaction submitted but not yet confirmed', txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(res.body).toEqual({
+      message: 'Transaction submitted but not yet confirmed',
+      txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(await pullsOf(t, s.subscriptionId)).toMatchObject([{ tx_hash: res.body.txHash, status: 'pending' }]);
     // The network did take it.
     await until(async () => (await pullsOnChain(devnet, s.merchant.publicKey()))[0]?.status === 'success');
@@ -111,7 +121,12 @@ describe('the merchant queue has a bound and a maximum wait', () => {
 
   it('a full queue and a long wait answer 500 chain_busy without touching the network', async () => {
     t = await startApp('pglite', {
-      env: chainEnv(devnet, { SOROBAN_RPC_URL: proxy.url, RPC_TIMEOUT_MS: '600', MERCHANT_QUEUE_MAX: '1', MERCHANT_QUEUE_WAIT_MS: '200' }),
+      env: chainEnv(devnet, {
+        SOROBAN_RPC_URL: proxy.url,
+        RPC_TIMEOUT_MS: '600',
+        MERCHANT_QUEUE_MAX: '1',
+        MERCHANT_QUEUE_WAIT_MS: '200',
+      }),
     });
     const a = await setUpPull(t, devnet);
     const b = await setUpPull(t, devnet, { merchant: a.merchant, merchantId: a.merchantId });
@@ -145,7 +160,10 @@ describe('RPC failures reach logs and answers without the RPC URL or headers', (
     keyed.mode = { kind: 'status', status: 503 };
     const lines: string[] = [];
     const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
-    const t = await startApp('pglite', { env: { ...chainEnv(devnet, { SOROBAN_RPC_URL: keyed.url }), LOG_LEVEL: 'trace' }, logDestination: stream });
+    const t = await startApp('pglite', {
+      env: { ...chainEnv(devnet, { SOROBAN_RPC_URL: keyed.url }), LOG_LEVEL: 'trace' },
+      logDestination: stream,
+    });
     try {
       const s = await setUpPull(t, devnet);
       const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());

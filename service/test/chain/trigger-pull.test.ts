@@ -44,10 +44,16 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
       t.clock.set('2031-05-01T10:00:00.000Z');
       const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toEqual({ message: 'Successfully pulled funds on-chain!', txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(res.body).toEqual({
+        message: 'Successfully pulled funds on-chain!',
+        txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       expect(await tokenBalance(devnet, s.user.publicKey())).toBe(before - s.amount);
       expect(await tokenBalance(devnet, s.merchant.publicKey())).toBe(s.amount);
-      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({ status: 'active', next_billing_date: '2031-05-01T11:00:00.000Z' });
+      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({
+        status: 'active',
+        next_billing_date: '2031-05-01T11:00:00.000Z',
+      });
       const chain = await pullsOnChain(devnet, s.merchant.publicKey());
       expect(chain.map((tx) => [tx.hash, tx.status])).toEqual([[res.body.txHash, 'success']]);
       expect(await pullsOf(t, s.subscriptionId)).toMatchObject([{ tx_hash: res.body.txHash, status: 'confirmed' }]);
@@ -129,13 +135,19 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
       await devnet.control('/faults', { kind: 'fail-next' });
       const res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ error: 'Transaction failed on-chain', txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(res.body).toEqual({
+        error: 'Transaction failed on-chain',
+        txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
       expect(await subscriptionOf(t, s.subscriptionId)).toEqual({ ...before, status: 'past_due' });
       expect(await pullsOf(t, s.subscriptionId)).toMatchObject([{ tx_hash: res.body.txHash, status: 'failed' }]);
 
       const retry = await triggerPull(t, s.subscriptionId, s.merchant.secret());
       expect(retry.status).toBe(200);
-      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({ status: 'active', next_billing_date: '2031-09-01T01:00:00.000Z' });
+      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({
+        status: 'active',
+        next_billing_date: '2031-09-01T01:00:00.000Z',
+      });
     });
 
     it('202: unknown outcome; a retry before the time bound sends nothing new; after it, a new attempt succeeds', () =>
@@ -145,7 +157,10 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         await net.control('/faults', { kind: 'drop' });
         const first = await triggerPull(t, s.subscriptionId, s.merchant.secret());
         expect(first.status).toBe(202);
-        expect(first.body).toEqual({ message: 'Transaction submitted but not yet confirmed', txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+        expect(first.body).toEqual({
+          message: 'Transaction submitted but not yet confirmed',
+          txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
         expect(await subscriptionOf(t, s.subscriptionId)).toEqual(before);
 
         const retry = await triggerPull(t, s.subscriptionId, s.merchant.secret());
@@ -160,7 +175,10 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         expect(after.status, JSON.stringify(after.body)).toBe(200);
         expect(after.body.txHash).not.toBe(first.body.txHash);
         expect((await pullsOf(t, s.subscriptionId)).map((p) => p.status)).toEqual(['confirmed', 'expired']);
-        expect((await pullsOnChain(net, s.merchant.publicKey())).map((tx) => tx.status)).toEqual(['dropped', 'success']);
+        expect((await pullsOnChain(net, s.merchant.publicKey())).map((tx) => tx.status)).toEqual([
+          'dropped',
+          'success',
+        ]);
       }));
 
     it('500 when sendTransaction answers ERROR: the network text, nothing changed, attempt recorded as rejected', async () => {
@@ -196,7 +214,10 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         // The network refuses the bid at the cap: the next bid would be above it.
         const res = await triggerPull(capped, s.subscriptionId, s.merchant.secret());
         expect(res.status).toBe(500);
-        expect(res.body).toEqual({ error: 'The network refused an inclusion fee of MAX_INCLUSION_FEE (100 stroops)', code: 'fee_too_high' });
+        expect(res.body).toEqual({
+          error: 'The network refused an inclusion fee of MAX_INCLUSION_FEE (100 stroops)',
+          code: 'fee_too_high',
+        });
         expect(await pullsOnChain(devnet, s.merchant.publicKey())).toEqual([]);
         expect(await pullsOf(capped, s.subscriptionId)).toMatchObject([{ status: 'rejected' }]);
       } finally {
@@ -208,7 +229,9 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
   describe('checks before the chain, in the decided order', () => {
     it('400 for a malformed subscription_id, a missing or blank secret, and a secret that is not a key', async () => {
       const s = await setUpPull(t, devnet, { withoutVault: true });
-      expect(await post(t.app, '/trigger-pull', { subscription_id: 'nope', merchant_secret: s.merchant.secret() })).toMatchObject({
+      expect(
+        await post(t.app, '/trigger-pull', { subscription_id: 'nope', merchant_secret: s.merchant.secret() }),
+      ).toMatchObject({
         status: 400,
         body: { error: 'Invalid input on subscription_id: subscription_id must be a valid UUID' },
       });
@@ -216,12 +239,17 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         status: 400,
         body: { error: 'Invalid input on merchant_secret: Invalid input: expected string, received undefined' },
       });
-      expect(await post(t.app, '/trigger-pull', { subscription_id: s.subscriptionId, merchant_secret: '  ' })).toMatchObject({
+      expect(
+        await post(t.app, '/trigger-pull', { subscription_id: s.subscriptionId, merchant_secret: '  ' }),
+      ).toMatchObject({
         status: 400,
         body: { error: 'Invalid input on merchant_secret: merchant_secret is required' },
       });
       const bad = await triggerPull(t, s.subscriptionId, 'SNOTAKEY');
-      expect(bad).toMatchObject({ status: 400, body: { error: 'Invalid merchant_secret: not a valid Stellar secret key' } });
+      expect(bad).toMatchObject({
+        status: 400,
+        body: { error: 'Invalid merchant_secret: not a valid Stellar secret key' },
+      });
     });
 
     it('404 Subscription not found comes before the secret checks', async () => {
@@ -232,10 +260,13 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
     it("404 Merchant not found once the plan's merchant is deleted, before the secret checks", async () => {
       const s = await setUpPull(t, devnet, { withoutVault: true });
       expect((await del(t.app, `/merchants/${s.merchantId}`)).status).toBe(200);
-      expect(await triggerPull(t, s.subscriptionId, 'SNOTAKEY')).toMatchObject({ status: 404, body: { error: 'Merchant not found' } });
+      expect(await triggerPull(t, s.subscriptionId, 'SNOTAKEY')).toMatchObject({
+        status: 404,
+        body: { error: 'Merchant not found' },
+      });
     });
 
-    it("401 when the secret is a valid key of another account", async () => {
+    it('401 when the secret is a valid key of another account', async () => {
       const s = await setUpPull(t, devnet, { withoutVault: true });
       const res = await triggerPull(t, s.subscriptionId, Keypair.random().secret());
       expect(res.status).toBe(401);
@@ -248,7 +279,9 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
     it('20 simultaneous requests for one subscription send exactly one transaction and never 502', async () => {
       const s = await setUpPull(t, devnet);
       t.clock.set('2031-10-01T00:00:00.000Z');
-      const answers = await Promise.all(Array.from({ length: 20 }, () => triggerPull(t, s.subscriptionId, s.merchant.secret())));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => triggerPull(t, s.subscriptionId, s.merchant.secret())),
+      );
       const statuses = answers.map((a) => a.status);
       expect(statuses).not.toContain(502);
       expect(statuses).toContain(200);
@@ -257,13 +290,18 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         else expect([200, 202]).toContain(a.status);
       }
       expect(await pullsOnChain(devnet, s.merchant.publicKey())).toHaveLength(1);
-      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({ status: 'active', next_billing_date: '2031-10-01T01:00:00.000Z' });
+      expect(await subscriptionOf(t, s.subscriptionId)).toMatchObject({
+        status: 'active',
+        next_billing_date: '2031-10-01T01:00:00.000Z',
+      });
     });
 
     it('10 subscriptions of one merchant pulled at once are all confirmed', async () => {
       const first = await setUpPull(t, devnet);
       const rest = await Promise.all(
-        Array.from({ length: 9 }, () => setUpPull(t, devnet, { merchant: first.merchant, merchantId: first.merchantId })),
+        Array.from({ length: 9 }, () =>
+          setUpPull(t, devnet, { merchant: first.merchant, merchantId: first.merchantId }),
+        ),
       );
       const all = [first, ...rest];
       const answers = await Promise.all(all.map((s) => triggerPull(t, s.subscriptionId, s.merchant.secret())));

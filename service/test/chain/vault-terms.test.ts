@@ -39,16 +39,28 @@ describe.each(TARGETS)('vault terms on %s', (target) => {
   }
 
   it('a vault that pulls less than the plan asks is refused', () =>
-    refused({ amountPerInterval: 10_000_000n, vault: { amountPerInterval: 1n } }, 'amount_per_interval is 1 in the vault, 10000000 in the plan'));
+    refused(
+      { amountPerInterval: 10_000_000n, vault: { amountPerInterval: 1n } },
+      'amount_per_interval is 1 in the vault, 10000000 in the plan',
+    ));
 
   it('a vault that pulls more than the plan asks is refused', () =>
-    refused({ amountPerInterval: 5_000n, vault: { amountPerInterval: 6_000n } }, 'amount_per_interval is 6000 in the vault, 5000 in the plan'));
+    refused(
+      { amountPerInterval: 5_000n, vault: { amountPerInterval: 6_000n } },
+      'amount_per_interval is 6000 in the vault, 5000 in the plan',
+    ));
 
   it('a shorter interval (more pulls than the plan) is refused', () =>
-    refused({ intervalSeconds: 3600, vault: { intervalSeconds: 60n } }, 'interval_seconds is 60 in the vault, 3600 in the plan'));
+    refused(
+      { intervalSeconds: 3600, vault: { intervalSeconds: 60n } },
+      'interval_seconds is 60 in the vault, 3600 in the plan',
+    ));
 
   it('a longer interval (every scheduled pull too early) is refused', () =>
-    refused({ intervalSeconds: 3600, vault: { intervalSeconds: 7200n } }, 'interval_seconds is 7200 in the vault, 3600 in the plan'));
+    refused(
+      { intervalSeconds: 3600, vault: { intervalSeconds: 7200n } },
+      'interval_seconds is 7200 in the vault, 3600 in the plan',
+    ));
 
   it('another token is refused, found by reading the vault after the failed simulation', () => {
     const token = otherToken();
@@ -56,7 +68,10 @@ describe.each(TARGETS)('vault terms on %s', (target) => {
   });
 
   it('a mismatch is named before an allowance shortfall', () =>
-    refused({ amountPerInterval: 100n, allowance: 0n, vault: { amountPerInterval: 50n } }, 'amount_per_interval is 50 in the vault, 100 in the plan'));
+    refused(
+      { amountPerInterval: 100n, allowance: 0n, vault: { amountPerInterval: 50n } },
+      'amount_per_interval is 50 in the vault, 100 in the plan',
+    ));
 
   it('records what the transfer event says moved, the token and the fee', async () => {
     const s = await setUpPull(t, devnet, { planToken: devnet.contracts.token, amountPerInterval: 7_654_321n });
@@ -81,7 +96,10 @@ describe.each(TARGETS)('vault terms on %s', (target) => {
     expect((await get(t.app, `/subscriptions/${s.subscriptionId}`)).status).toBe(200);
     t.clock.set('2031-03-02T00:00:00.000Z');
     expect((await triggerPull(t, s.subscriptionId, s.merchant.secret())).status).toBe(200);
-    expect((await pullsOf(t, s.subscriptionId))[0]).toMatchObject({ token_contract_id: devnet.contracts.token, transferred_amount: Number(s.amount) });
+    expect((await pullsOf(t, s.subscriptionId))[0]).toMatchObject({
+      token_contract_id: devnet.contracts.token,
+      transferred_amount: Number(s.amount),
+    });
   });
 
   it('a vault changed between simulation and inclusion: confirmed, and the difference is recorded', async () => {
@@ -125,10 +143,18 @@ describe.each(TARGETS)('vault terms on %s', (target) => {
     const bad = await t.app.inject({
       method: 'POST',
       url: '/plans',
-      payload: { merchant_id: m.id, name: 'x', token_amount: 1, interval_seconds: 60, token_contract_id: 'CNOTACONTRACT' },
+      payload: {
+        merchant_id: m.id,
+        name: 'x',
+        token_amount: 1,
+        interval_seconds: 60,
+        token_contract_id: 'CNOTACONTRACT',
+      },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ error: 'Invalid input on token_contract_id: must be a valid Stellar contract address (C…)' });
+    expect(bad.json()).toEqual({
+      error: 'Invalid input on token_contract_id: must be a valid Stellar contract address (C…)',
+    });
   });
 });
 

@@ -26,7 +26,11 @@ describe('billing CLI', () => {
   }
   async function billingWith(extra: Record<string, string>, ...args: string[]) {
     try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: dir, env: { ...env(), ...extra }, timeout: 60_000 });
+      const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        env: { ...env(), ...extra },
+        timeout: 60_000,
+      });
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };
@@ -42,7 +46,8 @@ describe('billing CLI', () => {
   it('--help lists the commands, and each command has its own --help', async () => {
     const top = await billing('--help');
     expect(top.code).toBe(0);
-    for (const cmd of ['serve', 'migrate', 'merchants', 'plans', 'keys', 'signing-key']) expect(top.stdout).toContain(cmd);
+    for (const cmd of ['serve', 'migrate', 'merchants', 'plans', 'keys', 'signing-key'])
+      expect(top.stdout).toContain(cmd);
     const create = await billing('merchants', 'create', '--help');
     expect(create.stdout).toMatch(/--name <name>[\s\S]*--wallet <address>[\s\S]*--json/);
     expect((await billing('plans', 'list', '--help')).stdout).toContain('--merchant <id>');
@@ -80,7 +85,10 @@ describe('billing CLI', () => {
     expect(table.split('\n')[0]).toMatch(/^ID\s+NAME\s+WALLET\s+CREATED$/);
     expect(table).toContain('Acme Streaming');
 
-    expect(JSON.parse((await billing('plans', 'list', '--merchant', merchant.id, '--json')).stdout)).toEqual({ plans: [], next_cursor: null });
+    expect(JSON.parse((await billing('plans', 'list', '--merchant', merchant.id, '--json')).stdout)).toEqual({
+      plans: [],
+      next_cursor: null,
+    });
 
     const deleted = await billing('merchants', 'delete', merchant.id, '--json');
     expect(JSON.parse(deleted.stdout).merchant).toMatchObject({ id: merchant.id, deleted_at: expect.any(String) });
@@ -89,15 +97,21 @@ describe('billing CLI', () => {
     expect(JSON.parse(again.stderr)).toEqual({ error: 'Merchant not found' });
   });
 
-  it('reports bad input with the API\'s texts and exit status 1', async () => {
+  it("reports bad input with the API's texts and exit status 1", async () => {
     const bad = await billing('merchants', 'create', '--name', ' ', '--wallet', newWallet());
     expect(bad).toMatchObject({ code: 1, stderr: 'billing: Invalid input on name: name cannot be empty\n' });
-    expect((await billing('plans', 'list', '--merchant', 'nope')).stderr).toContain('Invalid input on id: id parameter must be a valid UUID');
-    expect((await billing('merchants', 'create', '--name', 'x')).stderr).toContain("required option '--wallet <address>' not specified");
+    expect((await billing('plans', 'list', '--merchant', 'nope')).stderr).toContain(
+      'Invalid input on id: id parameter must be a valid UUID',
+    );
+    expect((await billing('merchants', 'create', '--name', 'x')).stderr).toContain(
+      "required option '--wallet <address>' not specified",
+    );
   });
 
   it('keys create | list | revoke, and signing-key rotate-kek', async () => {
-    const { merchant, api_key } = JSON.parse((await billing('merchants', 'create', '--name', 'Keys Co', '--wallet', newWallet(), '--json')).stdout);
+    const { merchant, api_key } = JSON.parse(
+      (await billing('merchants', 'create', '--name', 'Keys Co', '--wallet', newWallet(), '--json')).stdout,
+    );
     const created = await billing('keys', 'create', '--merchant', merchant.id, '--label', 'cron', '--json');
     expect(created.code, created.stderr).toBe(0);
     const { api_key: second, key } = JSON.parse(created.stdout);
@@ -109,17 +123,31 @@ describe('billing CLI', () => {
     const list = await billing('keys', 'list', '--merchant', merchant.id);
     expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+PREFIX\s+LABEL\s+CREATED\s+LAST_USED$/);
     for (const k of [api_key, second]) expect(list.stdout).not.toContain(k);
-    expect(JSON.parse((await billing('keys', 'list', '--merchant', merchant.id, '--json')).stdout).keys).toHaveLength(3);
+    expect(JSON.parse((await billing('keys', 'list', '--merchant', merchant.id, '--json')).stdout).keys).toHaveLength(
+      3,
+    );
 
     const revoked = await billing('keys', 'revoke', '--merchant', merchant.id, key.id, '--json');
     expect(JSON.parse(revoked.stdout).key).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
-    expect(JSON.parse((await billing('keys', 'revoke', '--merchant', merchant.id, key.id, '--json')).stderr)).toEqual({ error: 'API key not found' });
-    expect((await billing('keys', 'revoke', '--merchant', merchant.id, 'nope')).stderr).toContain('Invalid input on key_id: key_id parameter must be a valid UUID');
+    expect(JSON.parse((await billing('keys', 'revoke', '--merchant', merchant.id, key.id, '--json')).stderr)).toEqual({
+      error: 'API key not found',
+    });
+    expect((await billing('keys', 'revoke', '--merchant', merchant.id, 'nope')).stderr).toContain(
+      'Invalid input on key_id: key_id parameter must be a valid UUID',
+    );
 
     const refused = await billing('signing-key', 'rotate-kek');
-    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('SIGNING_KEY_ENCRYPTION_KEY is not set') });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('SIGNING_KEY_ENCRYPTION_KEY is not set'),
+    });
     const kek = Buffer.alloc(32, 9).toString('base64');
-    const rotated = await billingWith({ SIGNING_KEY_ENCRYPTION_KEY: `new:${kek}` }, 'signing-key', 'rotate-kek', '--json');
+    const rotated = await billingWith(
+      { SIGNING_KEY_ENCRYPTION_KEY: `new:${kek}` },
+      'signing-key',
+      'rotate-kek',
+      '--json',
+    );
     expect(rotated.code, rotated.stderr).toBe(0);
     expect(JSON.parse(rotated.stdout)).toEqual({ primaryKekId: 'new', rewrapped: 0, unreadable: [] });
   });
@@ -131,7 +159,11 @@ describe('billing CLI', () => {
         s.close(() => resolve(p));
       });
     });
-    const child = spawn(process.execPath, [CLI, 'serve'], { cwd: dir, env: { ...env(), PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      cwd: dir,
+      env: { ...env(), PORT: String(port), HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
     try {
       let health: Response | undefined;
       for (let i = 0; i < 100 && !health; i++) {

@@ -25,7 +25,12 @@ describe.each(TARGETS)('the collector on %s', (target) => {
   let collector: Collector;
   beforeAll(async () => {
     t = await startApp(target, { env: { ...chainEnv(devnet), ...accountsEnv(), COLLECTOR_ENABLED: 'false' } });
-    collector = startCollector(t.deps.collection, { intervalMs: 1000, concurrency: 4, log: pino({ level: 'silent' }), autoStart: false });
+    collector = startCollector(t.deps.collection, {
+      intervalMs: 1000,
+      concurrency: 4,
+      log: pino({ level: 'silent' }),
+      autoStart: false,
+    });
   });
   afterAll(async () => {
     await collector?.stop();
@@ -36,7 +41,9 @@ describe.each(TARGETS)('the collector on %s', (target) => {
   async function keyed(o: PullSetupOptions = {}) {
     const wallet = await newFundedAccount(devnet);
     const { merchant, key } = await merchantWithKey(t.app, wallet.publicKey());
-    expect((await as(t.app, key).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status).toBe(200);
+    expect(
+      (await as(t.app, key).put(`/merchants/${merchant.id}/signing-key`, { secret: wallet.secret() })).status,
+    ).toBe(200);
     const s = await setUpPull(t, devnet, { merchant: wallet, merchantId: merchant.id, ...o });
     return { ...s, key };
   }
@@ -62,7 +69,11 @@ describe.each(TARGETS)('the collector on %s', (target) => {
 
   it('a failed payment: pre-flight sends nothing, past_due, retried on schedule, recovered on the second retry', async () => {
     t.clock.set(T0.toISOString());
-    const s = await keyed({ amountPerInterval: 5_000n, allowance: 4_000n, plan: { retry_schedule_seconds: [600, 1200] } });
+    const s = await keyed({
+      amountPerInterval: 5_000n,
+      allowance: 4_000n,
+      plan: { retry_schedule_seconds: [600, 1200] },
+    });
     await round(); // try 1: the allowance is short
     expect(await sub(s.subscriptionId)).toMatchObject({ status: 'past_due', next_billing_date: at(0) });
     t.clock.set(at(599));
@@ -91,12 +102,19 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     ['past_due', 'past_due'],
   ])('after the last try the plan chooses: final_status %s', async (finalStatus, expected) => {
     t.clock.set(T0.toISOString());
-    const s = await keyed({ amountPerInterval: 5_000n, balance: 1n, plan: { retry_schedule_seconds: [60], final_status: finalStatus } });
+    const s = await keyed({
+      amountPerInterval: 5_000n,
+      balance: 1n,
+      plan: { retry_schedule_seconds: [60], final_status: finalStatus },
+    });
     await round();
     t.clock.set(at(60));
     await round();
     expect((await sub(s.subscriptionId)).status).toBe(expected);
-    expect((await pullsOf(t, s.subscriptionId)).map((p) => p.code)).toEqual(['insufficient_balance', 'insufficient_balance']);
+    expect((await pullsOf(t, s.subscriptionId)).map((p) => p.code)).toEqual([
+      'insufficient_balance',
+      'insufficient_balance',
+    ]);
     t.clock.set(at(100_000));
     await round(); // never tried again
     expect(await pullsOf(t, s.subscriptionId)).toHaveLength(2);
@@ -104,7 +122,11 @@ describe.each(TARGETS)('the collector on %s', (target) => {
 
   it('a vault that does not match the plan ends dunning at once; a revoked allowance always cancels', async () => {
     t.clock.set(T0.toISOString());
-    const mismatch = await keyed({ amountPerInterval: 5_000n, vault: { amountPerInterval: 1n }, plan: { final_status: 'unpaid' } });
+    const mismatch = await keyed({
+      amountPerInterval: 5_000n,
+      vault: { amountPerInterval: 1n },
+      plan: { final_status: 'unpaid' },
+    });
     const revoked = await keyed({ amountPerInterval: 5_000n, plan: { final_status: 'unpaid' } });
     // The subscriber's way out: its existing allowance set to 0 (the SAC keeps the entry at 0;
     // an approve of 0 with no allowance before writes nothing).
@@ -119,26 +141,44 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     t.clock.set(T0.toISOString());
     const paused = await keyed();
     const atEnd = await keyed();
-    expect((await post(t.app, `/subscriptions/${paused.subscriptionId}/pause`, {})).body.subscription.status).toBe('paused');
+    expect((await post(t.app, `/subscriptions/${paused.subscriptionId}/pause`, {})).body.subscription.status).toBe(
+      'paused',
+    );
     const cancel = await post(t.app, `/subscriptions/${atEnd.subscriptionId}/cancel`, { at_period_end: true });
     expect(cancel.body.subscription).toMatchObject({ status: 'active', cancel_at: at(0) });
     await round();
     expect(await pullsOf(t, paused.subscriptionId)).toEqual([]);
     expect(await pullsOf(t, atEnd.subscriptionId)).toEqual([]);
     expect((await sub(atEnd.subscriptionId)).status).toBe('canceled');
-    const res = await post(t.app, '/trigger-pull', { subscription_id: paused.subscriptionId, merchant_secret: paused.merchant.secret() });
+    const res = await post(t.app, '/trigger-pull', {
+      subscription_id: paused.subscriptionId,
+      merchant_secret: paused.merchant.secret(),
+    });
     expect(res).toMatchObject({ status: 409, body: { error: 'Subscription is paused', code: 'subscription_paused' } });
-    const gone = await post(t.app, '/trigger-pull', { subscription_id: atEnd.subscriptionId, merchant_secret: atEnd.merchant.secret() });
-    expect(gone).toMatchObject({ status: 409, body: { error: 'Subscription is canceled', code: 'subscription_canceled' } });
+    const gone = await post(t.app, '/trigger-pull', {
+      subscription_id: atEnd.subscriptionId,
+      merchant_secret: atEnd.merchant.secret(),
+    });
+    expect(gone).toMatchObject({
+      status: 409,
+      body: { error: 'Subscription is canceled', code: 'subscription_canceled' },
+    });
     // Resume restores the status held and keeps the date: the one due cycle is collected.
-    expect((await post(t.app, `/subscriptions/${paused.subscriptionId}/resume`, {})).body.subscription).toMatchObject({ status: 'active', next_billing_date: at(0) });
+    expect((await post(t.app, `/subscriptions/${paused.subscriptionId}/resume`, {})).body.subscription).toMatchObject({
+      status: 'active',
+      next_billing_date: at(0),
+    });
     await round();
     expect((await pullsOf(t, paused.subscriptionId))[0]).toMatchObject({ status: 'confirmed' });
   });
 
   it('every change of status and every new warning is an event, with its actor', async () => {
     t.clock.set(T0.toISOString());
-    const s = await keyed({ amountPerInterval: 5_000n, balance: 1n, plan: { retry_schedule_seconds: [60], final_status: 'unpaid' } });
+    const s = await keyed({
+      amountPerInterval: 5_000n,
+      balance: 1n,
+      plan: { retry_schedule_seconds: [60], final_status: 'unpaid' },
+    });
     await round(); // try 1 fails: past_due (and the health check warns: balance_low)
     t.clock.set(at(60));
     await round(); // try 2 fails: unpaid
@@ -146,7 +186,10 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     await api.post(`/subscriptions/${s.subscriptionId}/pause`, {});
     await api.post(`/subscriptions/${s.subscriptionId}/resume`, {});
     await api.post(`/subscriptions/${s.subscriptionId}/cancel`, {});
-    const events = (await api.get(`/events?object_id=${s.subscriptionId}`)).body.events as { type: string; actor: { type: string } }[];
+    const events = (await api.get(`/events?object_id=${s.subscriptionId}`)).body.events as {
+      type: string;
+      actor: { type: string };
+    }[];
     expect(events.map((e) => e.type).reverse()).toEqual([
       'subscription.created',
       'subscription.past_due',
@@ -167,10 +210,16 @@ describe.each(TARGETS)('the collector on %s', (target) => {
     const poor = await keyed({ amountPerInterval: 5_000n, balance: 1n });
     // Make both due in two days (inside the 3-day lead): collect nothing now, only warn.
     for (const s of [expiring, poor]) {
-      await t.deps.db.query(`UPDATE subscriptions SET next_billing_date = $2 WHERE id = $1`, [s.subscriptionId, at(2 * 86_400)]);
+      await t.deps.db.query(`UPDATE subscriptions SET next_billing_date = $2 WHERE id = $1`, [
+        s.subscriptionId,
+        at(2 * 86_400),
+      ]);
     }
     await round();
-    expect((await sub(expiring.subscriptionId)).health).toMatchObject({ status: 'allowance_expiring', detail: expect.stringMatching(/^the allowance expires at ledger \d+/) });
+    expect((await sub(expiring.subscriptionId)).health).toMatchObject({
+      status: 'allowance_expiring',
+      detail: expect.stringMatching(/^the allowance expires at ledger \d+/),
+    });
     expect((await sub(poor.subscriptionId)).health).toMatchObject({ status: 'balance_low' });
     expect(await pullsOf(t, expiring.subscriptionId)).toEqual([]);
   });

@@ -66,13 +66,30 @@ describe('two replicas collecting on one PostgreSQL', () => {
     await Promise.all(
       Array.from({ length: MERCHANTS }, async () => {
         const wallet = await newFundedAccount(devnet);
-        const m = await call(setup.url, 'POST', '/merchants', { name: 'Collected Co', wallet_address: wallet.publicKey() });
+        const m = await call(setup.url, 'POST', '/merchants', {
+          name: 'Collected Co',
+          wallet_address: wallet.publicKey(),
+        });
         expect(m.status).toBe(201);
-        expect((await call(setup.url, 'PUT', `/merchants/${m.body.merchant.id}/signing-key`, { secret: wallet.secret() })).status).toBe(200);
-        const p = await call(setup.url, 'POST', '/plans', { merchant_id: m.body.merchant.id, name: 'Hourly', token_amount: 1_000, interval_seconds: 3600 });
+        expect(
+          (await call(setup.url, 'PUT', `/merchants/${m.body.merchant.id}/signing-key`, { secret: wallet.secret() }))
+            .status,
+        ).toBe(200);
+        const p = await call(setup.url, 'POST', '/plans', {
+          merchant_id: m.body.merchant.id,
+          name: 'Hourly',
+          token_amount: 1_000,
+          interval_seconds: 3600,
+        });
         for (let i = 0; i < PER_MERCHANT; i++) {
-          const user = await setUpSubscriber(devnet, wallet.publicKey(), { amountPerInterval: 1_000n, intervalSeconds: 3600n });
-          const s = await call(setup.url, 'POST', '/subscriptions', { plan_id: p.body.plan.id, customer_wallet_address: user.publicKey() });
+          const user = await setUpSubscriber(devnet, wallet.publicKey(), {
+            amountPerInterval: 1_000n,
+            intervalSeconds: 3600n,
+          });
+          const s = await call(setup.url, 'POST', '/subscriptions', {
+            plan_id: p.body.plan.id,
+            customer_wallet_address: user.publicKey(),
+          });
           expect(s.status).toBe(201);
           subs.push(s.body.subscription.id);
           users.set(user.publicKey(), s.body.subscription.id);
@@ -101,13 +118,17 @@ describe('two replicas collecting on one PostgreSQL', () => {
       // Let anything still in flight land or expire before counting.
       await new Promise((r) => setTimeout(r, 4000));
 
-      const perSub = await db.query(`SELECT subscription_id, count(*) FILTER (WHERE status = 'confirmed') AS n FROM pulls GROUP BY subscription_id`);
+      const perSub = await db.query(
+        `SELECT subscription_id, count(*) FILTER (WHERE status = 'confirmed') AS n FROM pulls GROUP BY subscription_id`,
+      );
       expect(perSub.rows.length).toBe(subs.length);
       for (const row of perSub.rows) expect(Number(row.n), row.subscription_id).toBe(1);
       const pending = await db.query(`SELECT count(*) AS n FROM pulls WHERE status = 'pending'`);
       expect(Number(pending.rows[0].n)).toBe(0);
       // On chain: one successful pull_funds per subscriber, never two.
-      const onChain = (await devnet.transactions()).filter((tx) => tx.function === 'pull_funds' && tx.status === 'success');
+      const onChain = (await devnet.transactions()).filter(
+        (tx) => tx.function === 'pull_funds' && tx.status === 'success',
+      );
       const perUser = new Map<string, number>();
       for (const tx of onChain) {
         const user = tx.args[0]!;

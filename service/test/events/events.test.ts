@@ -39,15 +39,22 @@ describe.each(TARGETS)('events on %s', (target) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.events as Record<string, any>[];
   };
-  const types = async (objectId: string) => (await events(`?object_id=${objectId}&limit=500`)).map((e) => e.type).reverse();
+  const types = async (objectId: string) =>
+    (await events(`?object_id=${objectId}&limit=500`)).map((e) => e.type).reverse();
   const count = async () => (await events('?limit=500')).length;
-  const pull = (secret = wallet.secret()) => api.post('/trigger-pull', { subscription_id: subId, merchant_secret: secret });
+  const pull = (secret = wallet.secret()) =>
+    api.post('/trigger-pull', { subscription_id: subId, merchant_secret: secret });
   let subId = '';
 
   it('the merchant and its first key: api_key.created by the operator', async () => {
     const list = await events();
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ type: 'api_key.created', merchant_id: merchantId, actor: { type: 'operator' }, data: { object: { id: keyId, label: null } } });
+    expect(list[0]).toMatchObject({
+      type: 'api_key.created',
+      merchant_id: merchantId,
+      actor: { type: 'operator' },
+      data: { object: { id: keyId, label: null } },
+    });
     expect(list[0].data.object).not.toHaveProperty('api_key');
   });
 
@@ -58,7 +65,11 @@ describe.each(TARGETS)('events on %s', (target) => {
     expect(planEvent.data.object).toEqual(plan.body.plan);
     expect(planEvent.actor).toEqual({ type: 'api_key', id: keyId });
     // The exact amount survives the outbox: the raw answer holds every digit.
-    const raw = await t.app.inject({ method: 'GET', url: `/events/${planEvent.id}`, headers: { authorization: `Bearer ${key}` } });
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: `/events/${planEvent.id}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(raw.body).toContain('"token_amount":123456789012345678901234.5');
 
     // A plan in fractions of a raw unit cannot be pulled: the subscription is on a whole one.
@@ -134,7 +145,10 @@ describe.each(TARGETS)('events on %s', (target) => {
     const id = created.body.key.id;
     expect((await as(t.app, ADMIN_KEY).del(`/merchants/${merchantId}/api-keys/${id}`)).status).toBe(200);
     const keyEvents = await events(`?object_id=${id}`);
-    expect(keyEvents.map((e) => [e.type, e.actor.type])).toEqual([['api_key.revoked', 'operator'], ['api_key.created', 'api_key']]);
+    expect(keyEvents.map((e) => [e.type, e.actor.type])).toEqual([
+      ['api_key.revoked', 'operator'],
+      ['api_key.created', 'api_key'],
+    ]);
     expect(keyEvents[0].data.object).toMatchObject({ id, label: 'cron', revoked_at: expect.any(String) });
     expect(JSON.stringify(keyEvents)).not.toContain(created.body.api_key);
 
@@ -168,8 +182,13 @@ describe.each(TARGETS)('events on %s', (target) => {
   it("another merchant's key, an unknown id and no key are refused", async () => {
     const other = await merchantWithKey(t.app);
     const [mine] = await events();
-    expect(await as(t.app, other.key).get(`/events/${mine.id}`)).toMatchObject({ status: 404, body: { error: 'Event not found' } });
-    expect((await as(t.app, other.key).get('/events')).body.events.map((e: { type: string }) => e.type)).toEqual(['api_key.created']);
+    expect(await as(t.app, other.key).get(`/events/${mine.id}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Event not found' },
+    });
+    expect((await as(t.app, other.key).get('/events')).body.events.map((e: { type: string }) => e.type)).toEqual([
+      'api_key.created',
+    ]);
     expect((await api.get(`/events/${unknownId()}`)).status).toBe(404);
     expect((await as(t.app).get('/events')).status).toBe(401);
     // The operator sees every merchant's events, or one merchant's.

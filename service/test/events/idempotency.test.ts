@@ -40,10 +40,18 @@ interface Case {
   /** The credential that sends it: the merchant's key, or none (open mode). */
   as: 'merchant' | 'operator';
   /** Builds what the request needs; returns the request, one with other parameters, and a probe of what it changes. */
-  setup(f: Fixture): Promise<{ url: string; body: Record<string, unknown>; other: Record<string, unknown>; probe: () => Promise<unknown> }>;
+  setup(
+    f: Fixture,
+  ): Promise<{
+    url: string;
+    body: Record<string, unknown>;
+    other: Record<string, unknown>;
+    probe: () => Promise<unknown>;
+  }>;
 }
 
-const count = (t: TestApp, sql: string, params: unknown[]) => async () => (await t.deps.db.query<{ n: string }>(sql, params)).rows[0].n;
+const count = (t: TestApp, sql: string, params: unknown[]) => async () =>
+  (await t.deps.db.query<{ n: string }>(sql, params)).rows[0].n;
 
 const CASES: Case[] = [
   {
@@ -51,21 +59,36 @@ const CASES: Case[] = [
     as: 'operator',
     async setup({ t }) {
       const name = `Idem ${crypto.randomUUID()}`;
-      return { url: '/merchants', body: { name, wallet_address: newWallet() }, other: { name: `${name} 2`, wallet_address: newWallet() }, probe: count(t, 'SELECT count(*) AS n FROM merchants WHERE name LIKE $1', [`${name}%`]) };
+      return {
+        url: '/merchants',
+        body: { name, wallet_address: newWallet() },
+        other: { name: `${name} 2`, wallet_address: newWallet() },
+        probe: count(t, 'SELECT count(*) AS n FROM merchants WHERE name LIKE $1', [`${name}%`]),
+      };
     },
   },
   {
     name: 'POST /merchants/{id}/api-keys',
     as: 'merchant',
     async setup({ t, merchantId }) {
-      return { url: `/merchants/${merchantId}/api-keys`, body: { label: 'a' }, other: { label: 'b' }, probe: count(t, 'SELECT count(*) AS n FROM api_keys WHERE merchant_id = $1', [merchantId]) };
+      return {
+        url: `/merchants/${merchantId}/api-keys`,
+        body: { label: 'a' },
+        other: { label: 'b' },
+        probe: count(t, 'SELECT count(*) AS n FROM api_keys WHERE merchant_id = $1', [merchantId]),
+      };
     },
   },
   {
     name: 'POST /plans',
     as: 'merchant',
     async setup({ t, merchantId }) {
-      return { url: '/plans', body: planPayload(merchantId), other: planPayload(merchantId, { name: 'Other' }), probe: count(t, 'SELECT count(*) AS n FROM plans WHERE merchant_id = $1', [merchantId]) };
+      return {
+        url: '/plans',
+        body: planPayload(merchantId),
+        other: planPayload(merchantId, { name: 'Other' }),
+        probe: count(t, 'SELECT count(*) AS n FROM plans WHERE merchant_id = $1', [merchantId]),
+      };
     },
   },
   {
@@ -86,7 +109,9 @@ const CASES: Case[] = [
     as: 'merchant',
     async setup({ t, merchantId, key, wallet }) {
       const plan = (await as(t.app, key).post('/plans', planPayload(merchantId))).body.plan;
-      const sub = (await as(t.app, key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })).body.subscription;
+      const sub = (
+        await as(t.app, key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })
+      ).body.subscription;
       return {
         url: '/trigger-pull',
         body: { subscription_id: sub.id, merchant_secret: wallet.secret() },
@@ -111,12 +136,15 @@ const CASES: Case[] = [
     name: 'POST /webhook-endpoints/{id}/rotate-secret',
     as: 'merchant',
     async setup({ t, key }) {
-      const id = (await as(t.app, key).post('/webhook-endpoints', { url: 'http://127.0.0.1:9/r', event_types: ['*'] })).body.webhook_endpoint.id;
+      const id = (await as(t.app, key).post('/webhook-endpoints', { url: 'http://127.0.0.1:9/r', event_types: ['*'] }))
+        .body.webhook_endpoint.id;
       return {
         url: `/webhook-endpoints/${id}/rotate-secret`,
         body: {},
         other: { overlap_seconds: 5 },
-        probe: async () => (await t.deps.db.query<{ c: string }>('SELECT ciphertext AS c FROM webhook_endpoints WHERE id = $1', [id])).rows[0].c,
+        probe: async () =>
+          (await t.deps.db.query<{ c: string }>('SELECT ciphertext AS c FROM webhook_endpoints WHERE id = $1', [id]))
+            .rows[0].c,
       };
     },
   },
@@ -134,7 +162,13 @@ const CASES: Case[] = [
         other: {},
         // Another event is another path: the parameters differ.
         otherUrl: `/events/${other.id}/redeliver`,
-        probe: async () => (await t.deps.db.query<{ o: string }>('SELECT opened_at::text AS o FROM webhook_deliveries WHERE event_id = $1', [event.id])).rows[0].o,
+        probe: async () =>
+          (
+            await t.deps.db.query<{ o: string }>(
+              'SELECT opened_at::text AS o FROM webhook_deliveries WHERE event_id = $1',
+              [event.id],
+            )
+          ).rows[0].o,
       } as never;
     },
   },
@@ -146,7 +180,10 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
   beforeAll(async () => {
     const wallet = Keypair.random();
     let clock: TestApp['clock'] | undefined;
-    const chain = new GatedChain({ now: () => clock!.now() }, { publicKey: wallet.publicKey(), secret: wallet.secret() });
+    const chain = new GatedChain(
+      { now: () => clock!.now() },
+      { publicKey: wallet.publicKey(), secret: wallet.secret() },
+    );
     const t = await startApp(target, { env: accountsEnv({ CONTRACT_ID: CONTRACT }), overrides: { gateway: chain } });
     clock = t.clock;
     const m = await merchantWithKey(t.app, wallet.publicKey());
@@ -170,7 +207,11 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
       expect(again.status).toBe(first.status);
       expect(again.headers['idempotent-replayed']).toBe('true');
       // A credential shown once is replayed as null; everything else is the first answer.
-      const secretless = { ...first.body, ...('api_key' in first.body ? { api_key: null } : {}), ...('secret' in first.body ? { secret: null } : {}) };
+      const secretless = {
+        ...first.body,
+        ...('api_key' in first.body ? { api_key: null } : {}),
+        ...('secret' in first.body ? { secret: null } : {}),
+      };
       expect(again.body).toEqual(secretless);
       expect(await r.probe()).toEqual(after);
     });
@@ -182,7 +223,10 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
       const after = await r.probe();
       const otherUrl = (r as { otherUrl?: string }).otherUrl ?? r.url;
       const res = await send(c, otherUrl, r.other, idem);
-      expect(res).toMatchObject({ status: 422, body: { code: 'idempotency_key_reused', error: expect.stringContaining('same method, path and parameters') } });
+      expect(res).toMatchObject({
+        status: 422,
+        body: { code: 'idempotency_key_reused', error: expect.stringContaining('same method, path and parameters') },
+      });
       expect(await r.probe()).toEqual(after);
     });
 
@@ -202,7 +246,10 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
       const r = await c.setup(f);
       const idem = crypto.randomUUID();
       await send(c, r.url, r.body, idem);
-      await f.t.deps.db.query(`UPDATE idempotency_keys SET created_at = created_at - interval '24 hours 1 second' WHERE key = $1`, [idem]);
+      await f.t.deps.db.query(
+        `UPDATE idempotency_keys SET created_at = created_at - interval '24 hours 1 second' WHERE key = $1`,
+        [idem],
+      );
       const again = await send(c, r.url, r.body, idem);
       expect(again.headers['idempotent-replayed']).toBeUndefined();
       // And the new answer is the one replayed from now on.
@@ -214,24 +261,49 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
 
   it('stores no secret: not the body (merchant_secret), not api_key, not the webhook secret', async () => {
     const idem = crypto.randomUUID();
-    const merchant = await as(f.t.app, ADMIN_KEY).send('POST', '/merchants', { name: 'Secretive', wallet_address: newWallet() }, { 'idempotency-key': idem });
-    const endpoint = await as(f.t.app, f.key).send('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/s', event_types: ['*'] }, { 'idempotency-key': idem });
+    const merchant = await as(f.t.app, ADMIN_KEY).send(
+      'POST',
+      '/merchants',
+      { name: 'Secretive', wallet_address: newWallet() },
+      { 'idempotency-key': idem },
+    );
+    const endpoint = await as(f.t.app, f.key).send(
+      'POST',
+      '/webhook-endpoints',
+      { url: 'http://127.0.0.1:9/s', event_types: ['*'] },
+      { 'idempotency-key': idem },
+    );
     const plan = (await as(f.t.app, f.key).post('/plans', planPayload(f.merchantId))).body.plan;
-    const sub = (await as(f.t.app, f.key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })).body.subscription;
-    await as(f.t.app, f.key).send('POST', '/trigger-pull', { subscription_id: sub.id, merchant_secret: f.wallet.secret() }, { 'idempotency-key': `${idem}-pull` });
-    const stored = (await f.t.deps.db.query<{ body: string }>('SELECT * FROM idempotency_keys WHERE key LIKE $1', [`${idem}%`])).rows;
+    const sub = (
+      await as(f.t.app, f.key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })
+    ).body.subscription;
+    await as(f.t.app, f.key).send(
+      'POST',
+      '/trigger-pull',
+      { subscription_id: sub.id, merchant_secret: f.wallet.secret() },
+      { 'idempotency-key': `${idem}-pull` },
+    );
+    const stored = (
+      await f.t.deps.db.query<{ body: string }>('SELECT * FROM idempotency_keys WHERE key LIKE $1', [`${idem}%`])
+    ).rows;
     expect(stored.map((r) => JSON.parse(r.body))).toEqual(
-      expect.arrayContaining([expect.objectContaining({ api_key: null, merchant: merchant.body.merchant }), expect.objectContaining({ secret: null })]),
+      expect.arrayContaining([
+        expect.objectContaining({ api_key: null, merchant: merchant.body.merchant }),
+        expect.objectContaining({ secret: null }),
+      ]),
     );
     const rows = JSON.stringify(stored);
-    for (const secret of [merchant.body.api_key, endpoint.body.secret, f.wallet.secret()]) expect(rows).not.toContain(secret);
+    for (const secret of [merchant.body.api_key, endpoint.body.secret, f.wallet.secret()])
+      expect(rows).not.toContain(secret);
   });
 
   it('keys are scoped per API key; keyless requests (open mode) share one space', async () => {
     const idem = crypto.randomUUID();
     const other = await as(f.t.app, ADMIN_KEY).post(`/merchants/${f.merchantId}/api-keys`, {});
     const a = await as(f.t.app, f.key).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': idem });
-    const b = await as(f.t.app, other.body.api_key).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': idem });
+    const b = await as(f.t.app, other.body.api_key).send('POST', '/plans', planPayload(f.merchantId), {
+      'idempotency-key': idem,
+    });
     expect(b.body.plan.id).not.toBe(a.body.plan.id);
     const anon1 = await as(f.t.app).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': idem });
     const anon2 = await as(f.t.app).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': idem });
@@ -241,11 +313,26 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
 
   it('a body refused with 400 stores nothing (it may be corrected and sent with the same key); a malformed key is 400', async () => {
     const bad = crypto.randomUUID();
-    expect((await as(f.t.app, f.key).send('POST', '/plans', { ...planPayload(f.merchantId), name: ' ' }, { 'idempotency-key': bad })).status).toBe(400);
-    expect((await as(f.t.app, f.key).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': bad })).status).toBe(201);
-    expect((await as(f.t.app, f.key).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': 'x'.repeat(256) })).body.error).toBe(
-      'Invalid input on Idempotency-Key: Idempotency-Key must be 1 to 255 printable ASCII characters',
-    );
+    expect(
+      (
+        await as(f.t.app, f.key).send(
+          'POST',
+          '/plans',
+          { ...planPayload(f.merchantId), name: ' ' },
+          { 'idempotency-key': bad },
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await as(f.t.app, f.key).send('POST', '/plans', planPayload(f.merchantId), { 'idempotency-key': bad })).status,
+    ).toBe(201);
+    expect(
+      (
+        await as(f.t.app, f.key).send('POST', '/plans', planPayload(f.merchantId), {
+          'idempotency-key': 'x'.repeat(256),
+        })
+      ).body.error,
+    ).toBe('Invalid input on Idempotency-Key: Idempotency-Key must be 1 to 255 printable ASCII characters');
   });
 
   it('a 500 replays byte for byte', async () => {
@@ -259,17 +346,26 @@ describe.each(TARGETS)('Idempotency-Key on %s', (target) => {
 
   it('/trigger-pull raced with one key: 409 while the first runs, one transaction, the first answer replayed', async () => {
     const plan = (await as(f.t.app, f.key).post('/plans', planPayload(f.merchantId))).body.plan;
-    const sub = (await as(f.t.app, f.key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })).body.subscription;
+    const sub = (
+      await as(f.t.app, f.key).post('/subscriptions', { plan_id: plan.id, customer_wallet_address: newWallet() })
+    ).body.subscription;
     const idem = crypto.randomUUID();
     // Signed with the stored key: the request carries no secret at all.
-    expect((await as(f.t.app, f.key).put(`/merchants/${f.merchantId}/signing-key`, { secret: f.wallet.secret() })).status).toBe(200);
+    expect(
+      (await as(f.t.app, f.key).put(`/merchants/${f.merchantId}/signing-key`, { secret: f.wallet.secret() })).status,
+    ).toBe(200);
     let release!: () => void;
     f.chain.gate = new Promise((r) => (release = r));
     const sentBefore = f.chain.sent;
     const body = { subscription_id: sub.id };
     const first = as(f.t.app, f.key).send('POST', '/trigger-pull', body, { 'idempotency-key': idem });
     // The first is held in preparePull; the key is taken by then.
-    for (let i = 0; i < 100 && (await f.t.deps.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [idem])).rows.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (
+      let i = 0;
+      i < 100 && (await f.t.deps.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [idem])).rows.length === 0;
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     const second = await as(f.t.app, f.key).send('POST', '/trigger-pull', body, { 'idempotency-key': idem });
     expect(second).toMatchObject({ status: 409, body: { code: 'idempotency_key_in_use' } });
     release();

@@ -36,7 +36,10 @@ async function call(base: string, method: string, path: string, key: string, bod
 async function merchantWithEndpoint(base: string, receiver: Receiver) {
   const wallet = (await import('../support/factories.ts')).newWallet();
   const m = await call(base, 'POST', '/merchants', ADMIN_KEY, { name: 'Replicated', wallet_address: wallet });
-  const e = await call(base, 'POST', '/webhook-endpoints', m.body.api_key, { url: receiver.url, event_types: ['plan.created'] });
+  const e = await call(base, 'POST', '/webhook-endpoints', m.body.api_key, {
+    url: receiver.url,
+    event_types: ['plan.created'],
+  });
   expect(e.status, JSON.stringify(e.body)).toBe(201);
   receiver.secrets.push(e.body.secret);
   return { merchantId: m.body.merchant.id as string, key: m.body.api_key as string };
@@ -71,7 +74,9 @@ describe('webhook delivery across processes (PostgreSQL)', () => {
       const m = await merchantWithEndpoint(a.url, receiver);
       const N = 30;
       const created = await Promise.all(
-        Array.from({ length: N }, (_, i) => call(i % 2 ? b.url : a.url, 'POST', '/plans', m.key, planPayload(m.merchantId, { name: `Plan ${i}` }))),
+        Array.from({ length: N }, (_, i) =>
+          call(i % 2 ? b.url : a.url, 'POST', '/plans', m.key, planPayload(m.merchantId, { name: `Plan ${i}` })),
+        ),
       );
       expect(created.every((c) => c.status === 201)).toBe(true);
       await receiver.waitFor((r) => r.length >= N, 30_000);

@@ -18,7 +18,9 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
-    t = await startApp(null, { env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_TIMEOUT_MS: '1500' })) } });
+    t = await startApp(null, {
+      env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_TIMEOUT_MS: '1500' })) },
+    });
     worker = startWorker(t);
   });
   afterAll(async () => {
@@ -38,8 +40,10 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
       expect(res.status).toBe(201);
       return res.body.plan as { id: string };
     };
-    const eventOf = async (objectId: string) => (await api.get(`/events?object_id=${objectId}`)).body.events[0] as Record<string, any>;
-    const deliveries = async (eventId: string) => (await api.get(`/events/${eventId}/deliveries`)).body.deliveries as Record<string, any>[];
+    const eventOf = async (objectId: string) =>
+      (await api.get(`/events?object_id=${objectId}`)).body.events[0] as Record<string, any>;
+    const deliveries = async (eventId: string) =>
+      (await api.get(`/events/${eventId}/deliveries`)).body.deliveries as Record<string, any>[];
     return { ...m, api, receiver, endpoint, plan, eventOf, deliveries };
   }
 
@@ -57,7 +61,12 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
       const d = await s.deliveries(event.id);
       return d[0]?.status === 'delivered' && d;
     });
-    expect(delivery).toMatchObject({ endpoint_id: s.endpoint.id, status: 'delivered', attempts: 1, log: [{ response_status: 200, delivered: true, error: null }] });
+    expect(delivery).toMatchObject({
+      endpoint_id: s.endpoint.id,
+      status: 'delivered',
+      attempts: 1,
+      log: [{ response_status: 200, delivered: true, error: null }],
+    });
     // The merchant's first key came before the endpoint: it is not sent (registered later, never receives earlier events).
     expect(s.receiver.received.map((r) => r.type)).not.toContain('api_key.created');
   });
@@ -65,7 +74,10 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
   it('sends only the types an endpoint listens to', async () => {
     const s = await setup(['subscription.created']);
     const plan = await s.plan();
-    const sub = await s.api.post('/subscriptions', { plan_id: plan.id, customer_wallet_address: (await import('../support/factories.ts')).newWallet() });
+    const sub = await s.api.post('/subscriptions', {
+      plan_id: plan.id,
+      customer_wallet_address: (await import('../support/factories.ts')).newWallet(),
+    });
     await s.receiver.waitFor((r) => r.length === 1);
     await new Promise((r) => setTimeout(r, 300));
     expect(s.receiver.received.map((r) => r.type)).toEqual(['subscription.created']);
@@ -106,7 +118,11 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
     expect(first).toMatchObject({ delivered: false, response_status: null, error: 'timed out after 1500 ms' });
     expect(first.duration_ms).toBeGreaterThanOrEqual(1_400);
     s.receiver.delayMs = 0;
-    await eventually(async () => (await s.deliveries(id))[0]?.status === 'delivered', 20_000, 'delivered after the timeout');
+    await eventually(
+      async () => (await s.deliveries(id))[0]?.status === 'delivered',
+      20_000,
+      'delivered after the timeout',
+    );
   });
 
   it('answers other than 2xx are failures; a redirect is not followed', async () => {
@@ -115,7 +131,11 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
     const plan = await s.plan();
     const id = (await s.eventOf(plan.id)).id;
     await eventually(async () => (await s.deliveries(id))[0]?.log.length >= 1, 20_000, 'an attempt');
-    expect((await s.deliveries(id))[0]).toMatchObject({ status: 'pending', last_error: 'HTTP 302', log: [{ response_status: 302, delivered: false }] });
+    expect((await s.deliveries(id))[0]).toMatchObject({
+      status: 'pending',
+      last_error: 'HTTP 302',
+      log: [{ response_status: 302, delivered: false }],
+    });
     s.receiver.status = 204;
     await eventually(async () => (await s.deliveries(id))[0]?.status === 'delivered', 20_000, 'delivered on 204');
   });
@@ -137,7 +157,9 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
     const after = (await s.eventOf((await s.plan()).id)).id;
     await s.receiver.waitFor((r) => r.some((x) => x.id === after));
     expect(s.receiver.received.find((x) => x.id === after)!.verifiedBy).toEqual([1]);
-    expect((await s.api.get(`/webhook-endpoints/${s.endpoint.id}`)).body.webhook_endpoint.previous_secret_expires_at).toBeNull();
+    expect(
+      (await s.api.get(`/webhook-endpoints/${s.endpoint.id}`)).body.webhook_endpoint.previous_secret_expires_at,
+    ).toBeNull();
   });
 
   it('redelivery by hand sends the same webhook-id again', async () => {
@@ -156,20 +178,36 @@ describe.each(TARGETS)('webhooks on %s', (target) => {
     const s = await setup();
     const read = await s.api.get(`/webhook-endpoints/${s.endpoint.id}`);
     expect(read.body.webhook_endpoint).toEqual({
-      id: s.endpoint.id, url: s.receiver.url, event_types: ['*'], created_at: expect.any(String), disabled_at: null, disabled_reason: null, previous_secret_expires_at: null,
+      id: s.endpoint.id,
+      url: s.receiver.url,
+      event_types: ['*'],
+      created_at: expect.any(String),
+      disabled_at: null,
+      disabled_reason: null,
+      previous_secret_expires_at: null,
     });
     expect(JSON.stringify(read.body)).not.toContain('whsec_');
-    const { rows } = await t.deps.db.query<Record<string, unknown>>('SELECT * FROM webhook_endpoints WHERE id = $1', [s.endpoint.id]);
+    const { rows } = await t.deps.db.query<Record<string, unknown>>('SELECT * FROM webhook_endpoints WHERE id = $1', [
+      s.endpoint.id,
+    ]);
     expect(JSON.stringify(rows)).not.toContain(s.endpoint.secret.slice('whsec_'.length, 20));
-    expect((await s.api.get('/webhook-endpoints')).body.webhook_endpoints.map((e: { id: string }) => e.id)).toEqual([s.endpoint.id]);
-    expect((await s.api.del(`/webhook-endpoints/${s.endpoint.id}`)).body).toMatchObject({ message: 'Webhook endpoint deleted' });
+    expect((await s.api.get('/webhook-endpoints')).body.webhook_endpoints.map((e: { id: string }) => e.id)).toEqual([
+      s.endpoint.id,
+    ]);
+    expect((await s.api.del(`/webhook-endpoints/${s.endpoint.id}`)).body).toMatchObject({
+      message: 'Webhook endpoint deleted',
+    });
     expect((await s.api.get(`/webhook-endpoints/${s.endpoint.id}`)).status).toBe(404);
     await s.plan();
     await new Promise((r) => setTimeout(r, 300));
     expect(s.receiver.received).toEqual([]);
-    expect((await s.api.post('/webhook-endpoints', { url: 'ftp://x.example', event_types: ['*'] })).body.error).toBe('Invalid input on url: url must be an http:// or https:// URL');
+    expect((await s.api.post('/webhook-endpoints', { url: 'ftp://x.example', event_types: ['*'] })).body.error).toBe(
+      'Invalid input on url: url must be an http:// or https:// URL',
+    );
     expect((await s.api.post('/webhook-endpoints', { url: s.receiver.url, event_types: [] })).status).toBe(400);
-    expect((await s.api.post('/webhook-endpoints', { url: s.receiver.url, event_types: ['plan.deleted'] })).status).toBe(400);
+    expect(
+      (await s.api.post('/webhook-endpoints', { url: s.receiver.url, event_types: ['plan.deleted'] })).status,
+    ).toBe(400);
   });
 
   afterEach(async () => {
@@ -185,7 +223,9 @@ describe.each(TARGETS)('webhook endpoints that keep failing, on %s', (target) =>
   let worker: WebhookWorker;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await startApp(null, { env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_DISABLE_AFTER_MS: '1500' })) } });
+    t = await startApp(null, {
+      env: { ...(await isolatedEnvFor(target)), ...accountsEnv(fastWebhooks({ WEBHOOK_DISABLE_AFTER_MS: '1500' })) },
+    });
     worker = startWorker(t);
     receiver = await startReceiver();
   });
@@ -201,11 +241,17 @@ describe.each(TARGETS)('webhook endpoints that keep failing, on %s', (target) =>
     const endpoint = await listen(t, m.key, receiver);
     receiver.status = 500;
     await api.post('/plans', planPayload(m.merchant.id));
-    const disabled = await eventually(async () => {
-      const e = (await api.get(`/webhook-endpoints/${endpoint.id}`)).body.webhook_endpoint;
-      return e.disabled_at && e;
-    }, 20_000, 'disabled');
-    expect(disabled.disabled_reason).toMatch(/^no delivery succeeded for [\d.]+ h \(failing since .+\); last attempt: HTTP 500$/);
+    const disabled = await eventually(
+      async () => {
+        const e = (await api.get(`/webhook-endpoints/${endpoint.id}`)).body.webhook_endpoint;
+        return e.disabled_at && e;
+      },
+      20_000,
+      'disabled',
+    );
+    expect(disabled.disabled_reason).toMatch(
+      /^no delivery succeeded for [\d.]+ h \(failing since .+\); last attempt: HTTP 500$/,
+    );
     const [event] = (await api.get('/events?type=plan.created')).body.events;
     const [delivery] = (await api.get(`/events/${event.id}/deliveries`)).body.deliveries;
     expect(delivery).toMatchObject({ status: 'failed', last_error: expect.stringMatching(/^endpoint disabled: /) });

@@ -48,7 +48,9 @@ describe('slow clients', () => {
     const socket = connect(port, '127.0.0.1');
     const started = Date.now();
     const done = closed(socket, started);
-    socket.write('POST /merchants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n');
+    socket.write(
+      'POST /merchants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n',
+    );
     trickle(socket, `{"name":"${'x'.repeat(480)}"}`, 200);
     const { ms, data } = await done;
     expect(data).toMatch(/^HTTP\/1\.1 408/);
@@ -103,7 +105,9 @@ describe('connection cap', () => {
 
 describe('rate limit behind a trusted proxy', () => {
   const hit = (t: TestApp, forwardedFor: string, remoteAddress = '127.0.0.1') =>
-    t.app.inject({ method: 'GET', url: '/plans/not-a-uuid', headers: { 'x-forwarded-for': forwardedFor }, remoteAddress }).then((r) => r.statusCode);
+    t.app
+      .inject({ method: 'GET', url: '/plans/not-a-uuid', headers: { 'x-forwarded-for': forwardedFor }, remoteAddress })
+      .then((r) => r.statusCode);
 
   it('without TRUST_PROXY, X-Forwarded-For is ignored: one budget for the socket address', async () => {
     const t = await startApp(null, { env: { ...noDb, RATE_LIMIT_MAX: '2' } });
@@ -121,7 +125,11 @@ describe('rate limit behind a trusted proxy', () => {
       expect([await hit(t, '4.4.4.4'), await hit(t, '4.4.4.4'), await hit(t, '4.4.4.4')]).toEqual([400, 400, 429]);
       expect(await hit(t, '5.5.5.5', '10.1.2.3')).toBe(400);
       // A client talking directly cannot pick its own address.
-      const direct = [await hit(t, '6.6.6.6', '203.0.113.9'), await hit(t, '7.7.7.7', '203.0.113.9'), await hit(t, '8.8.8.8', '203.0.113.9')];
+      const direct = [
+        await hit(t, '6.6.6.6', '203.0.113.9'),
+        await hit(t, '7.7.7.7', '203.0.113.9'),
+        await hit(t, '8.8.8.8', '203.0.113.9'),
+      ];
       expect(direct).toEqual([400, 400, 429]);
     } finally {
       await t.close();
@@ -147,7 +155,11 @@ describe('/metrics exposure', () => {
 
   it('the service process listens on METRICS_PORT for /metrics alone', async () => {
     const metricsPort = await freePort();
-    const svc = await startServiceProcess({ DATABASE_URL: 'memory://', METRICS_PORT: String(metricsPort), RECONCILE_INTERVAL_MS: '0' });
+    const svc = await startServiceProcess({
+      DATABASE_URL: 'memory://',
+      METRICS_PORT: String(metricsPort),
+      RECONCILE_INTERVAL_MS: '0',
+    });
     try {
       expect((await fetch(`${svc.url}/metrics`)).status).toBe(404);
       const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -173,7 +185,8 @@ describe('/metrics exposure', () => {
   it('scrapes reuse the pending-pulls figure instead of querying each time', async () => {
     const t = await startApp('pglite');
     try {
-      const pendingOf = async () => Number(/^billing_pull_attempts_pending (\d+)$/m.exec((await as(t.app).get('/metrics')).body.text)?.[1]);
+      const pendingOf = async () =>
+        Number(/^billing_pull_attempts_pending (\d+)$/m.exec((await as(t.app).get('/metrics')).body.text)?.[1]);
       const before = await pendingOf();
       const m = await createMerchant(t.app);
       const sub = await createSubscription(t.app, (await createPlan(t.app, m.id)).id);

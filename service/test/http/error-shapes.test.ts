@@ -22,39 +22,65 @@ async function send(opts: InjectOptions) {
 
 describe('error shapes', () => {
   it('unknown route: 404, method and path named, query string left out', async () => {
-    expect(await send({ method: 'GET', url: '/nowhere?merchant_secret=x' })).toEqual({ status: 404, error: 'Route GET /nowhere not found' });
+    expect(await send({ method: 'GET', url: '/nowhere?merchant_secret=x' })).toEqual({
+      status: 404,
+      error: 'Route GET /nowhere not found',
+    });
     expect(await send({ method: 'PUT', url: '/plans' })).toEqual({ status: 404, error: 'Route PUT /plans not found' });
   });
 
   it('malformed JSON: 400', async () => {
-    const res = await send({ method: 'POST', url: '/plans', headers: { 'content-type': 'application/json' }, payload: '{"name": ' });
+    const res = await send({
+      method: 'POST',
+      url: '/plans',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(res).toEqual({ status: 400, error: "Body is not valid JSON but content-type is set to 'application/json'" });
   });
 
   it('empty body with a JSON content type: 400', async () => {
-    const res = await send({ method: 'POST', url: '/merchants', headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await send({
+      method: 'POST',
+      url: '/merchants',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.status).toBe(400);
   });
 
   it('a JSON value that is not an object: 400 naming the body', async () => {
     const res = await send({ method: 'POST', url: '/subscriptions', payload: [1, 2] });
-    expect(res).toEqual({ status: 400, error: 'Invalid input on body: Invalid input: expected object, received array' });
+    expect(res).toEqual({
+      status: 400,
+      error: 'Invalid input on body: Invalid input: expected object, received array',
+    });
   });
 
   it('no body at all: 400 naming the first missing field', async () => {
     const res = await send({ method: 'POST', url: '/subscriptions' });
-    expect(res).toEqual({ status: 400, error: 'Invalid input on plan_id: Invalid input: expected string, received undefined' });
+    expect(res).toEqual({
+      status: 400,
+      error: 'Invalid input on plan_id: Invalid input: expected string, received undefined',
+    });
   });
 
   it('body over BODY_LIMIT_BYTES: 413', async () => {
-    const res = await send({ method: 'POST', url: '/merchants', payload: { name: 'x'.repeat(4096), wallet_address: 'G' } });
+    const res = await send({
+      method: 'POST',
+      url: '/merchants',
+      payload: { name: 'x'.repeat(4096), wallet_address: 'G' },
+    });
     expect(res).toEqual({ status: 413, error: 'Request body is too large' });
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])('content type %s: 415', async (type) => {
-    const res = await send({ method: 'POST', url: '/plans', headers: { 'content-type': type }, payload: 'name=x' });
-    expect(res).toEqual({ status: 415, error: 'Unsupported Media Type: send Content-Type: application/json' });
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'content type %s: 415',
+    async (type) => {
+      const res = await send({ method: 'POST', url: '/plans', headers: { 'content-type': type }, payload: 'name=x' });
+      expect(res).toEqual({ status: 415, error: 'Unsupported Media Type: send Content-Type: application/json' });
+    },
+  );
 
   it('JSON with a charset parameter is accepted', async () => {
     const res = await t.app.inject({

@@ -3,7 +3,16 @@
 // intervals out of range. Amounts come back exact, digit for digit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TARGETS, startApp, type TestApp } from '../support/app.ts';
-import { createMerchant, createPlan, createSubscription, get, newWallet, planPayload, post, unknownId } from '../support/factories.ts';
+import {
+  createMerchant,
+  createPlan,
+  createSubscription,
+  get,
+  newWallet,
+  planPayload,
+  post,
+  unknownId,
+} from '../support/factories.ts';
 import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 
 describe.each(TARGETS)('hardened edge on %s', (target) => {
@@ -31,7 +40,10 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
       }
       const { key, merchant } = await merchantWithKey(t.app);
       const keyRoute = await as(t.app, key).del(`/merchants/${merchant.id}/api-keys/${id}`);
-      expect(keyRoute).toMatchObject({ status: 400, body: { error: 'Invalid input on key_id: key_id parameter must be a valid UUID' } });
+      expect(keyRoute).toMatchObject({
+        status: 400,
+        body: { error: 'Invalid input on key_id: key_id parameter must be a valid UUID' },
+      });
     });
   });
 
@@ -39,17 +51,27 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
     it.each([
       ['/merchants', () => ({ name: 'Acme\u0000', wallet_address: newWallet() }), 'name'],
       ['/plans', () => planPayload(merchantId, { name: 'Gold\u0000plan' }), 'name'],
-      ['/subscriptions', () => ({ plan_id: unknownId(), customer_wallet_address: `G\u0000${'A'.repeat(54)}` }), 'customer_wallet_address'],
+      [
+        '/subscriptions',
+        () => ({ plan_id: unknownId(), customer_wallet_address: `G\u0000${'A'.repeat(54)}` }),
+        'customer_wallet_address',
+      ],
       ['/trigger-pull', () => ({ subscription_id: unknownId(), merchant_secret: 'S\u0000' }), 'merchant_secret'],
     ])('%s', async (url, body, field) => {
       const res = await post(t.app, url, body());
-      expect(res).toMatchObject({ status: 400, body: { error: `Invalid input on ${field}: ${field} must not contain NUL characters` } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: `Invalid input on ${field}: ${field} must not contain NUL characters` },
+      });
     });
 
     it('in an API key label', async () => {
       const { key, merchant } = await merchantWithKey(t.app);
       const res = await as(t.app, key).post(`/merchants/${merchant.id}/api-keys`, { label: 'a\u0000b' });
-      expect(res).toMatchObject({ status: 400, body: { error: 'Invalid input on label: label must not contain NUL characters' } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: 'Invalid input on label: label must not contain NUL characters' },
+      });
     });
   });
 
@@ -66,8 +88,12 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
     });
 
     it('a leap day and the far future are fine', async () => {
-      expect((await get(t.app, `/merchants/${merchantId}/subscriptions?due_before=2032-02-29T00:00:00Z`)).status).toBe(200);
-      expect((await get(t.app, `/merchants/${merchantId}/subscriptions?due_before=9999-12-31T23:59:59Z`)).status).toBe(200);
+      expect((await get(t.app, `/merchants/${merchantId}/subscriptions?due_before=2032-02-29T00:00:00Z`)).status).toBe(
+        200,
+      );
+      expect((await get(t.app, `/merchants/${merchantId}/subscriptions?due_before=9999-12-31T23:59:59Z`)).status).toBe(
+        200,
+      );
     });
   });
 
@@ -75,11 +101,17 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     it.each([
       ['an unsigned cursor of the old format', b64(['created', '2030-02-30T00:00:00.000000Z', unknownId()])],
-      ['an impossible date with a made-up signature', `${b64(['created', '2030-02-30T00:00:00.000000Z', unknownId()])}.AAAAAAAAAAAAAAAAAAAAAA`],
+      [
+        'an impossible date with a made-up signature',
+        `${b64(['created', '2030-02-30T00:00:00.000000Z', unknownId()])}.AAAAAAAAAAAAAAAAAAAAAA`,
+      ],
       ['garbage', '..'],
     ])('%s', async (_label, cursor) => {
       const res = await get(t.app, `/merchants/${merchantId}/plans?cursor=${cursor}`);
-      expect(res).toEqual({ status: 400, body: { error: 'Invalid input on cursor: cursor is not a next_cursor of this listing' } });
+      expect(res).toEqual({
+        status: 400,
+        body: { error: 'Invalid input on cursor: cursor is not a next_cursor of this listing' },
+      });
     });
 
     it('a real cursor with one character changed', async () => {
@@ -89,7 +121,11 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
       const cursor = (await get(t.app, `/merchants/${m.id}/plans?limit=1`)).body.next_cursor as string;
       expect((await get(t.app, `/merchants/${m.id}/plans?cursor=${cursor}`)).status).toBe(200);
       const payload = cursor.slice(0, cursor.indexOf('.'));
-      const moved = Buffer.from(Buffer.from(payload, 'base64url').toString().replace(/\d(?=Z)/, '9')).toString('base64url');
+      const moved = Buffer.from(
+        Buffer.from(payload, 'base64url')
+          .toString()
+          .replace(/\d(?=Z)/, '9'),
+      ).toString('base64url');
       const tampered = moved + cursor.slice(cursor.indexOf('.'));
       expect((await get(t.app, `/merchants/${m.id}/plans?cursor=${tampered}`)).status).toBe(400);
     });
@@ -98,12 +134,22 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
   describe('amounts stay exact', () => {
     it('a JSON number a double cannot hold is refused with advice; as a string it is kept', async () => {
       const text = `{"merchant_id":"${merchantId}","name":"Big","token_amount":12345678901234567890,"interval_seconds":60}`;
-      const res = await t.app.inject({ method: 'POST', url: '/plans', headers: { 'content-type': 'application/json' }, payload: text });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        headers: { 'content-type': 'application/json' },
+        payload: text,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
-        error: 'Invalid input on token_amount: 12345678901234567890 cannot be held exactly by a JSON number; send it as a numeric string ("12345678901234567890")',
+        error:
+          'Invalid input on token_amount: 12345678901234567890 cannot be held exactly by a JSON number; send it as a numeric string ("12345678901234567890")',
       });
-      const asString = await t.app.inject({ method: 'POST', url: '/plans', payload: planPayload(merchantId, { token_amount: '12345678901234567890' }) });
+      const asString = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        payload: planPayload(merchantId, { token_amount: '12345678901234567890' }),
+      });
       expect(asString.statusCode).toBe(201);
       expect(asString.body).toContain('"token_amount":12345678901234567890,');
     });
@@ -114,33 +160,58 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
       ['"token_amount":1e400', 'token_amount'],
     ])('%s: 400', async (field, name) => {
       const text = `{"merchant_id":"${merchantId}","name":"N","token_amount":1,"interval_seconds":60,${field}}`;
-      const res = await t.app.inject({ method: 'POST', url: '/plans', headers: { 'content-type': 'application/json' }, payload: text });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        headers: { 'content-type': 'application/json' },
+        payload: text,
+      });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error).toMatch(new RegExp(`^Invalid input on ${name}: .* cannot be held exactly by a JSON number`));
+      expect(res.json().error).toMatch(
+        new RegExp(`^Invalid input on ${name}: .* cannot be held exactly by a JSON number`),
+      );
     });
 
     it('numbers a double holds exactly pass, exponents included', async () => {
       const text = `{"merchant_id":"${merchantId}","name":"N","token_amount":1.5E2,"interval_seconds":3.6e3}`;
-      const res = await t.app.inject({ method: 'POST', url: '/plans', headers: { 'content-type': 'application/json' }, payload: text });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        headers: { 'content-type': 'application/json' },
+        payload: text,
+      });
       expect(res.statusCode).toBe(201);
       expect(res.json().plan).toMatchObject({ token_amount: 150, interval_seconds: 3600 });
     });
 
     it('every answer writes the stored amount digit for digit: create, read, listing', async () => {
       const amount = '123456789012345678901234.1234567';
-      const created = await t.app.inject({ method: 'POST', url: '/plans', payload: planPayload(merchantId, { token_amount: amount }) });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        payload: planPayload(merchantId, { token_amount: amount }),
+      });
       expect(created.body).toContain(`"token_amount":${amount},`);
       const id = created.json().plan.id;
       expect((await t.app.inject({ method: 'GET', url: `/plans/${id}` })).body).toContain(`"token_amount":${amount},`);
-      expect((await t.app.inject({ method: 'GET', url: `/merchants/${merchantId}/plans?limit=500` })).body).toContain(`"token_amount":${amount},`);
+      expect((await t.app.inject({ method: 'GET', url: `/merchants/${merchantId}/plans?limit=500` })).body).toContain(
+        `"token_amount":${amount},`,
+      );
       // Small amounts stay plain numbers: 0.0000001, not a string.
-      const small = await t.app.inject({ method: 'POST', url: '/plans', payload: planPayload(merchantId, { token_amount: '0.0000001' }) });
+      const small = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        payload: planPayload(merchantId, { token_amount: '0.0000001' }),
+      });
       expect(small.body).toContain('"token_amount":0.0000001,');
       expect(small.json().plan.token_amount).toBe(1e-7);
     });
 
     it.each([
-      ['170141183460469231731687303715884105728', 'token_amount must be at most 170141183460469231731687303715884105727 (the largest i128)'],
+      [
+        '170141183460469231731687303715884105728',
+        'token_amount must be at most 170141183460469231731687303715884105727 (the largest i128)',
+      ],
       ['1e100000', 'token_amount must be at most 170141183460469231731687303715884105727 (the largest i128)'],
       ['1.00000001', 'token_amount must have at most 7 decimal places'],
       ['1e-100000', 'token_amount must have at most 7 decimal places'],
@@ -151,7 +222,11 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
 
     it('the largest i128 itself is accepted and answered exactly', async () => {
       const max = '170141183460469231731687303715884105727';
-      const res = await t.app.inject({ method: 'POST', url: '/plans', payload: planPayload(merchantId, { token_amount: max }) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/plans',
+        payload: planPayload(merchantId, { token_amount: max }),
+      });
       expect(res.statusCode).toBe(201);
       expect(res.body).toContain(`"token_amount":${max},`);
     });
@@ -163,7 +238,12 @@ describe.each(TARGETS)('hardened edge on %s', (target) => {
         expect((await post(t.app, '/plans', planPayload(merchantId, { interval_seconds: interval }))).status).toBe(201);
       }
       const res = await post(t.app, '/plans', planPayload(merchantId, { interval_seconds: 315_360_000_001 }));
-      expect(res).toMatchObject({ status: 400, body: { error: 'Invalid input on interval_seconds: interval_seconds must be at most 315360000000 (10,000 years)' } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: {
+          error: 'Invalid input on interval_seconds: interval_seconds must be at most 315360000000 (10,000 years)',
+        },
+      });
     });
 
     it('a stored plan longer than 2^31 - 1 seconds loads for a pull (no int4 cast)', async () => {

@@ -24,7 +24,8 @@ describe('rate limit', () => {
     const t = await startApp(null, { env: { ...noDb, RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' } });
     try {
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/plans/not-a-uuid' })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: '/plans/not-a-uuid' })).statusCode);
       expect(statuses).toEqual([400, 400, 400, 429]);
       const limited = await t.app.inject({ method: 'GET', url: '/merchants/x' });
       expect(limited.statusCode).toBe(429);
@@ -45,7 +46,11 @@ describe('CORS', () => {
   it('sends no CORS headers when CORS_ORIGINS is unset', async () => {
     const t = await startApp(null, { env: noDb });
     try {
-      const res = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://shop.example.com' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { origin: 'https://shop.example.com' },
+      });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     } finally {
       await t.close();
@@ -53,17 +58,31 @@ describe('CORS', () => {
   });
 
   it('allows the listed origins only, preflight included', async () => {
-    const t = await startApp(null, { env: { ...noDb, CORS_ORIGINS: 'https://shop.example.com, https://checkout.example.com' } });
+    const t = await startApp(null, {
+      env: { ...noDb, CORS_ORIGINS: 'https://shop.example.com, https://checkout.example.com' },
+    });
     try {
-      const ok = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://checkout.example.com' } });
+      const ok = await t.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { origin: 'https://checkout.example.com' },
+      });
       expect(ok.headers['access-control-allow-origin']).toBe('https://checkout.example.com');
       expect(ok.headers['access-control-expose-headers']).toBe('x-request-id');
-      const other = await t.app.inject({ method: 'GET', url: '/health', headers: { origin: 'https://evil.example.net' } });
+      const other = await t.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { origin: 'https://evil.example.net' },
+      });
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await t.app.inject({
         method: 'OPTIONS',
         url: '/subscriptions',
-        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'https://shop.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preflight.statusCode).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example.com');

@@ -4,10 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlanListResponse, SubscriptionListResponse } from '../../src/http/schemas/listings.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
-import { createMerchant, createPlan, createSubscription, del, get, newWallet, unknownId } from '../support/factories.ts';
+import {
+  createMerchant,
+  createPlan,
+  createSubscription,
+  del,
+  get,
+  newWallet,
+  unknownId,
+} from '../support/factories.ts';
 
 /** Follows next_cursor to the end; `between` runs after each page (to insert rows mid-walk). */
-async function walk(t: TestApp, url: string, key: 'plans' | 'subscriptions', between: () => Promise<void> = async () => {}) {
+async function walk(
+  t: TestApp,
+  url: string,
+  key: 'plans' | 'subscriptions',
+  between: () => Promise<void> = async () => {},
+) {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
@@ -15,7 +28,12 @@ async function walk(t: TestApp, url: string, key: 'plans' | 'subscriptions', bet
     const res = await get(t.app, cursor ? `${url}${sep}cursor=${cursor}` : url);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const body = key === 'plans' ? PlanListResponse.parse(res.body) : SubscriptionListResponse.parse(res.body);
-    ids.push(...(key === 'plans' ? (body as PlanListResponse).plans : (body as { subscriptions: { id: string }[] }).subscriptions).map((r) => r.id));
+    ids.push(
+      ...(key === 'plans'
+        ? (body as PlanListResponse).plans
+        : (body as { subscriptions: { id: string }[] }).subscriptions
+      ).map((r) => r.id),
+    );
     cursor = body.next_cursor;
     if (cursor) await between();
   } while (cursor);
@@ -40,7 +58,7 @@ describe.each(TARGETS)('listings on %s', (target) => {
   });
   afterAll(() => t.close());
 
-  it('GET /merchants/{id}/plans pages through the merchant\'s plans only, oldest first', async () => {
+  it("GET /merchants/{id}/plans pages through the merchant's plans only, oldest first", async () => {
     const m = await createMerchant(t.app);
     const other = await createMerchant(t.app);
     await createPlan(t.app, other.id);
@@ -96,12 +114,24 @@ describe.each(TARGETS)('listings on %s', (target) => {
   it('404 for an unknown or deleted merchant and an unknown plan', async () => {
     const m = await createMerchant(t.app);
     const plan = await createPlan(t.app, m.id);
-    expect(await get(t.app, `/merchants/${unknownId()}/plans`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
-    expect(await get(t.app, `/merchants/${unknownId()}/subscriptions`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
-    expect(await get(t.app, `/plans/${unknownId()}/subscriptions`)).toEqual({ status: 404, body: { error: 'Plan not found' } });
+    expect(await get(t.app, `/merchants/${unknownId()}/plans`)).toEqual({
+      status: 404,
+      body: { error: 'Merchant not found' },
+    });
+    expect(await get(t.app, `/merchants/${unknownId()}/subscriptions`)).toEqual({
+      status: 404,
+      body: { error: 'Merchant not found' },
+    });
+    expect(await get(t.app, `/plans/${unknownId()}/subscriptions`)).toEqual({
+      status: 404,
+      body: { error: 'Plan not found' },
+    });
     await del(t.app, `/merchants/${m.id}`);
     expect((await get(t.app, `/merchants/${m.id}/plans`)).status).toBe(404);
-    expect(await get(t.app, `/plans/${plan.id}/subscriptions`)).toEqual({ status: 404, body: { error: 'Plan not found' } });
+    expect(await get(t.app, `/plans/${plan.id}/subscriptions`)).toEqual({
+      status: 404,
+      body: { error: 'Plan not found' },
+    });
   });
 
   it.each([
@@ -125,7 +155,13 @@ describe.each(TARGETS)('listings on %s', (target) => {
     await createSubscription(t.app, plan.id);
     await createSubscription(t.app, plan.id);
     const page = await get(t.app, `/plans/${plan.id}/subscriptions?limit=1`);
-    const res = await get(t.app, `/plans/${plan.id}/subscriptions?due_before=2040-01-01T00:00:00Z&cursor=${page.body.next_cursor}`);
-    expect(res).toEqual({ status: 400, body: { error: 'Invalid input on cursor: cursor is not a next_cursor of this listing' } });
+    const res = await get(
+      t.app,
+      `/plans/${plan.id}/subscriptions?due_before=2040-01-01T00:00:00Z&cursor=${page.body.next_cursor}`,
+    );
+    expect(res).toEqual({
+      status: 400,
+      body: { error: 'Invalid input on cursor: cursor is not a next_cursor of this listing' },
+    });
   });
 });

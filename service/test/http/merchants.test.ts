@@ -34,11 +34,20 @@ describe.each(TARGETS)('merchants on %s', (target) => {
       [{ name: '', wallet_address: wallet }, 'Invalid input on name: name cannot be empty'],
       [{ name: '   ', wallet_address: wallet }, 'Invalid input on name: name cannot be empty'],
       [{ name: 'A' }, 'Invalid input on wallet_address: Invalid input: expected string, received undefined'],
-      [{ name: 'A', wallet_address: 'nope' }, 'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address'],
+      [
+        { name: 'A', wallet_address: 'nope' },
+        'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
       // A secret seed is not an address, whatever its checksum.
-      [{ name: 'A', wallet_address: newSecret() }, 'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address'],
+      [
+        { name: 'A', wallet_address: newSecret() },
+        'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
       // One character changed: the checksum no longer matches.
-      [{ name: 'A', wallet_address: wallet.slice(0, -1) + 'G' }, 'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address'],
+      [
+        { name: 'A', wallet_address: wallet.slice(0, -1) + 'G' },
+        'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
       // Only the first failing field is reported.
       [{ name: ' ', wallet_address: 'nope' }, 'Invalid input on name: name cannot be empty'],
       [{}, 'Invalid input on name: Invalid input: expected string, received undefined'],
@@ -58,7 +67,10 @@ describe.each(TARGETS)('merchants on %s', (target) => {
     });
 
     it('404 Merchant not found for a well-formed unknown id', async () => {
-      expect(await get(t.app, `/merchants/${unknownId()}`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
+      expect(await get(t.app, `/merchants/${unknownId()}`)).toEqual({
+        status: 404,
+        body: { error: 'Merchant not found' },
+      });
     });
 
     it('400 for a malformed id', async () => {
@@ -77,8 +89,14 @@ describe.each(TARGETS)('merchants on %s', (target) => {
       expect(body).toMatchObject({ message: 'Merchant deleted', merchant });
       expect(body.merchant.deleted_at).toMatch(/Z$/);
 
-      expect(await get(t.app, `/merchants/${merchant.id}`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
-      expect(await del(t.app, `/merchants/${merchant.id}`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
+      expect(await get(t.app, `/merchants/${merchant.id}`)).toEqual({
+        status: 404,
+        body: { error: 'Merchant not found' },
+      });
+      expect(await del(t.app, `/merchants/${merchant.id}`)).toEqual({
+        status: 404,
+        body: { error: 'Merchant not found' },
+      });
       // History is never erased.
       const rows = await t.deps.db.query('SELECT deleted_at FROM merchants WHERE id = $1', [merchant.id]);
       expect(rows.rows).toHaveLength(1);
@@ -86,7 +104,10 @@ describe.each(TARGETS)('merchants on %s', (target) => {
     });
 
     it('404 for a well-formed unknown id, 400 for a malformed one', async () => {
-      expect(await del(t.app, `/merchants/${unknownId()}`)).toEqual({ status: 404, body: { error: 'Merchant not found' } });
+      expect(await del(t.app, `/merchants/${unknownId()}`)).toEqual({
+        status: 404,
+        body: { error: 'Merchant not found' },
+      });
       expect(await del(t.app, '/merchants/not-a-uuid')).toEqual({
         status: 400,
         body: { error: 'Invalid input on id: id parameter must be a valid UUID' },

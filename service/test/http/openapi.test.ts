@@ -15,7 +15,13 @@ type Operation = {
   summary?: string;
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: { content: Record<string, { schema: object; example?: unknown; examples?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: object; example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      content?: Record<string, { schema: object; example?: unknown; examples?: Record<string, { value: unknown }> }>;
+    }
+  >;
 };
 type Document = {
   openapi: string;
@@ -36,7 +42,8 @@ describe('GET /openapi.json', () => {
     deps = await buildDeps(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }));
     app = buildApp(deps);
     app.addHook('onRoute', (r) => {
-      for (const method of [r.method].flat()) routes.push({ method, url: r.url, hidden: Boolean((r.schema as { hide?: boolean } | undefined)?.hide) });
+      for (const method of [r.method].flat())
+        routes.push({ method, url: r.url, hidden: Boolean((r.schema as { hide?: boolean } | undefined)?.hide) });
     });
     await app.ready();
     const res = await app.inject({ method: 'GET', url: '/openapi.json' });
@@ -57,8 +64,13 @@ describe('GET /openapi.json', () => {
   });
 
   it('lists every registered route with its methods, and nothing else', () => {
-    const expected = routes.filter((r) => !r.hidden && r.method !== 'HEAD').map((r) => operationKey(r.method, r.url)).sort();
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+    const expected = routes
+      .filter((r) => !r.hidden && r.method !== 'HEAD')
+      .map((r) => operationKey(r.method, r.url))
+      .sort();
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
     expect(expected.length).toBeGreaterThanOrEqual(13);
     expect(documented).toEqual(expected);
   });
@@ -69,7 +81,10 @@ describe('GET /openapi.json', () => {
         const where = `${method} ${path}`;
         expect(op.summary, where).toBeTruthy();
         for (const name of path.match(/\{(\w+)\}/g) ?? []) {
-          expect(op.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === name), `${where} ${name}`).toBe(true);
+          expect(
+            op.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === name),
+            `${where} ${name}`,
+          ).toBe(true);
         }
         if (method === 'post') {
           const media = op.requestBody?.content['application/json'];
@@ -77,7 +92,8 @@ describe('GET /openapi.json', () => {
           expect(media?.example ?? media?.examples, `${where} request example`).toBeTruthy();
           expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['400', '413', '415', '500']));
         }
-        if (path.includes('{id}')) expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['400', '404']));
+        if (path.includes('{id}'))
+          expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['400', '404']));
       }
     }
   });
@@ -94,14 +110,17 @@ describe('GET /openapi.json', () => {
           const examples = media!.examples ? Object.values(media!.examples).map((e) => e.value) : [media!.example];
           expect(examples.length, where).toBeGreaterThan(0);
           const check = ajv.compile(media!.schema);
-          for (const example of examples) expect(check(example), `${where}: ${JSON.stringify(check.errors)}`).toBe(true);
+          for (const example of examples)
+            expect(check(example), `${where}: ${JSON.stringify(check.errors)}`).toBe(true);
         }
       }
     }
   });
 
   it('describes query parameters of the listings from their Zod schemas', () => {
-    const params = doc.paths['/merchants/{id}/subscriptions'].get.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
+    const params = doc.paths['/merchants/{id}/subscriptions'].get
+      .parameters!.filter((p) => p.in === 'query')
+      .map((p) => p.name);
     expect(params.sort()).toEqual(['cursor', 'due_before', 'limit', 'plan_id', 'status']);
   });
 
@@ -130,7 +149,9 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(op('/merchants', 'post').responses)).toEqual(expect.arrayContaining(['401', '403']));
     expect(Object.keys(op('/health', 'get').responses)).not.toContain('401');
     // Exact amounts are numbers in the document, whatever the serializer sees.
-    const plan = op('/plans/{id}', 'get').responses['200'].content!['application/json'].schema as { properties: { plan: { properties: Record<string, { type?: string }> } } };
+    const plan = op('/plans/{id}', 'get').responses['200'].content!['application/json'].schema as {
+      properties: { plan: { properties: Record<string, { type?: string }> } };
+    };
     expect(plan.properties.plan.properties.token_amount.type).toBe('number');
   });
 

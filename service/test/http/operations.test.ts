@@ -7,7 +7,9 @@ import { createMerchant, createPlan, get, unknownId } from '../support/factories
 
 /** The value of one sample line of the exposition text, or undefined. */
 function sample(text: string, name: string, labels: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && labels.split(',').every((kv) => l.includes(kv)));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && labels.split(',').every((kv) => l.includes(kv)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
@@ -37,18 +39,24 @@ describe.each(TARGETS)('operations on %s', (target) => {
     expect(sample(text, 'http_requests_total', 'route="/plans/:id",status="404"')).toBe(1);
     expect(sample(text, 'http_requests_total', 'route="unmatched",status="404"')).toBe(1);
     expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/plans/:id",status="200"')).toBe(3);
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/plans\/:id",status="200"\} \d/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/plans\/:id",status="200"\} \d/,
+    );
     expect(text).toMatch(/^billing_pull_attempts_pending \d+$/m);
     expect(text).toContain('# TYPE billing_pull_outcomes_total counter');
     expect(text).toContain('# TYPE soroban_rpc_call_duration_seconds histogram');
   });
 
-  it('echoes x-request-id: the caller\'s when sane, a fresh UUID otherwise', async () => {
+  it("echoes x-request-id: the caller's when sane, a fresh UUID otherwise", async () => {
     const given = await t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers['x-request-id']).toBe('abc-123');
     const fresh = await t.app.inject({ method: 'GET', url: '/health' });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const odd = await t.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const odd = await t.app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -62,7 +70,10 @@ describe('GET /ready before migrations', () => {
       expect(await pendingMigrations(t.deps.db)).toEqual(shippedMigrations());
       const res = await get(t.app, '/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: 'unavailable', error: `migrations not applied: ${shippedMigrations().join(', ')}` });
+      expect(res.body).toEqual({
+        status: 'unavailable',
+        error: `migrations not applied: ${shippedMigrations().join(', ')}`,
+      });
     } finally {
       await t.close();
     }

@@ -34,7 +34,7 @@ describe.each(TARGETS)('GET /plans/{id} on %s', (target) => {
     expect(await get(t.app, `/plans/${unknownId()}`)).toEqual({ status: 404, body: { error: 'Plan not found' } });
   });
 
-  it('404 Plan not found once the plan\'s merchant is soft-deleted', async () => {
+  it("404 Plan not found once the plan's merchant is soft-deleted", async () => {
     const merchant = await createMerchant(t.app);
     const plan = await createPlan(t.app, merchant.id);
     await del(t.app, `/merchants/${merchant.id}`);

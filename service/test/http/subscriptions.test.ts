@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateSubscriptionResponse, GetSubscriptionResponse } from '../../src/http/schemas/subscriptions.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
-import { createMerchant, createPlan, createSubscription, del, get, newSecret, newWallet, post, unknownId } from '../support/factories.ts';
+import {
+  createMerchant,
+  createPlan,
+  createSubscription,
+  del,
+  get,
+  newSecret,
+  newWallet,
+  post,
+  unknownId,
+} from '../support/factories.ts';
 
 describe.each(TARGETS)('subscriptions on %s', (target) => {
   let t: TestApp;
@@ -39,7 +49,9 @@ describe.each(TARGETS)('subscriptions on %s', (target) => {
       const res = await post(t.app, '/subscriptions', { plan_id: planId, customer_wallet_address: wallet });
       expect(res).toMatchObject({
         status: 500,
-        body: { error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"' },
+        body: {
+          error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"',
+        },
       });
       expect(Object.keys(res.body)).toEqual(['error']);
     });
@@ -68,13 +80,31 @@ describe.each(TARGETS)('subscriptions on %s', (target) => {
     const wallet = 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H';
     const id = '6f1c2d4e-0000-4000-8000-000000000000';
     it.each([
-      [{ customer_wallet_address: wallet }, 'Invalid input on plan_id: Invalid input: expected string, received undefined'],
-      [{ plan_id: 'plan-1', customer_wallet_address: wallet }, 'Invalid input on plan_id: plan_id must be a valid UUID'],
+      [
+        { customer_wallet_address: wallet },
+        'Invalid input on plan_id: Invalid input: expected string, received undefined',
+      ],
+      [
+        { plan_id: 'plan-1', customer_wallet_address: wallet },
+        'Invalid input on plan_id: plan_id must be a valid UUID',
+      ],
       [{ plan_id: id }, 'Invalid input on customer_wallet_address: Invalid input: expected string, received undefined'],
-      [{ plan_id: id, customer_wallet_address: 'GABC' }, 'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address'],
-      [{ plan_id: id, customer_wallet_address: wallet.toLowerCase() }, 'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address'],
-      [{ plan_id: id, customer_wallet_address: newSecret() }, 'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address'],
-      [{ plan_id: id, customer_wallet_address: 42 }, 'Invalid input on customer_wallet_address: Invalid input: expected string, received number'],
+      [
+        { plan_id: id, customer_wallet_address: 'GABC' },
+        'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
+      [
+        { plan_id: id, customer_wallet_address: wallet.toLowerCase() },
+        'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
+      [
+        { plan_id: id, customer_wallet_address: newSecret() },
+        'Invalid input on customer_wallet_address: must be a valid Stellar Ed25519 public address',
+      ],
+      [
+        { plan_id: id, customer_wallet_address: 42 },
+        'Invalid input on customer_wallet_address: Invalid input: expected string, received number',
+      ],
       // Both wrong: plan_id is reported, and only it.
       [{ plan_id: 'x', customer_wallet_address: 'y' }, 'Invalid input on plan_id: plan_id must be a valid UUID'],
     ])('400 for %j', async (payload, message) => {
@@ -89,18 +119,26 @@ describe.each(TARGETS)('subscriptions on %s', (target) => {
       const res = await get(t.app, `/subscriptions/${sub.id}`);
       expect(res.status).toBe(200);
       // The spec's five fields, and the health check that has not run yet.
-      expect(GetSubscriptionResponse.parse(res.body)).toEqual({ subscription: { ...sub, health: { status: 'unknown', checked_at: null } } });
+      expect(GetSubscriptionResponse.parse(res.body)).toEqual({
+        subscription: { ...sub, health: { status: 'unknown', checked_at: null } },
+      });
     });
 
-    it('still 200 after the plan\'s merchant is soft-deleted: the subscriber\'s record stays readable', async () => {
+    it("still 200 after the plan's merchant is soft-deleted: the subscriber's record stays readable", async () => {
       const merchant = await createMerchant(t.app);
       const sub = await createSubscription(t.app, (await createPlan(t.app, merchant.id)).id);
       await del(t.app, `/merchants/${merchant.id}`);
-      expect(await get(t.app, `/subscriptions/${sub.id}`)).toEqual({ status: 200, body: { subscription: { ...sub, health: { status: 'unknown', checked_at: null } } } });
+      expect(await get(t.app, `/subscriptions/${sub.id}`)).toEqual({
+        status: 200,
+        body: { subscription: { ...sub, health: { status: 'unknown', checked_at: null } } },
+      });
     });
 
     it('404 Subscription not found, 400 for a malformed id', async () => {
-      expect(await get(t.app, `/subscriptions/${unknownId()}`)).toEqual({ status: 404, body: { error: 'Subscription not found' } });
+      expect(await get(t.app, `/subscriptions/${unknownId()}`)).toEqual({
+        status: 404,
+        body: { error: 'Subscription not found' },
+      });
       expect(await get(t.app, '/subscriptions/zzz')).toEqual({
         status: 400,
         body: { error: 'Invalid input on id: id parameter must be a valid UUID' },

@@ -6,25 +6,65 @@ import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import { newWallet, planPayload } from '../support/factories.ts';
 
-const MALFORMED = ['1', 'not-a-uuid', '6f1c2d4e-0000-4000-8000-00000000000', '6f1c2d4e-0000-4000-8000-00000000000g', '{6f1c2d4e-0000-4000-8000-000000000000}', '6f1c2d4e000040008000000000000000'];
-const WELL_FORMED = ['00000000-0000-0000-0000-000000000000', '11111111-1111-1111-1111-111111111111', 'ABCDEF01-2345-6789-ABCD-EF0123456789'];
+const MALFORMED = [
+  '1',
+  'not-a-uuid',
+  '6f1c2d4e-0000-4000-8000-00000000000',
+  '6f1c2d4e-0000-4000-8000-00000000000g',
+  '{6f1c2d4e-0000-4000-8000-000000000000}',
+  '6f1c2d4e000040008000000000000000',
+];
+const WELL_FORMED = [
+  '00000000-0000-0000-0000-000000000000',
+  '11111111-1111-1111-1111-111111111111',
+  'ABCDEF01-2345-6789-ABCD-EF0123456789',
+];
 
-type Case = { label: string; field: string; request: (id: string) => { method: 'GET' | 'POST' | 'DELETE'; url: string; payload?: object } };
+type Case = {
+  label: string;
+  field: string;
+  request: (id: string) => { method: 'GET' | 'POST' | 'DELETE'; url: string; payload?: object };
+};
 
 const CASES: Case[] = [
-  { label: 'GET /plans/{id}', field: 'id', request: (id) => ({ method: 'GET', url: `/plans/${encodeURIComponent(id)}` }) },
-  { label: 'GET /subscriptions/{id}', field: 'id', request: (id) => ({ method: 'GET', url: `/subscriptions/${encodeURIComponent(id)}` }) },
-  { label: 'GET /merchants/{id}', field: 'id', request: (id) => ({ method: 'GET', url: `/merchants/${encodeURIComponent(id)}` }) },
-  { label: 'DELETE /merchants/{id}', field: 'id', request: (id) => ({ method: 'DELETE', url: `/merchants/${encodeURIComponent(id)}` }) },
-  { label: 'POST /plans merchant_id', field: 'merchant_id', request: (id) => ({ method: 'POST', url: '/plans', payload: planPayload(id) }) },
+  {
+    label: 'GET /plans/{id}',
+    field: 'id',
+    request: (id) => ({ method: 'GET', url: `/plans/${encodeURIComponent(id)}` }),
+  },
+  {
+    label: 'GET /subscriptions/{id}',
+    field: 'id',
+    request: (id) => ({ method: 'GET', url: `/subscriptions/${encodeURIComponent(id)}` }),
+  },
+  {
+    label: 'GET /merchants/{id}',
+    field: 'id',
+    request: (id) => ({ method: 'GET', url: `/merchants/${encodeURIComponent(id)}` }),
+  },
+  {
+    label: 'DELETE /merchants/{id}',
+    field: 'id',
+    request: (id) => ({ method: 'DELETE', url: `/merchants/${encodeURIComponent(id)}` }),
+  },
+  {
+    label: 'POST /plans merchant_id',
+    field: 'merchant_id',
+    request: (id) => ({ method: 'POST', url: '/plans', payload: planPayload(id) }),
+  },
   {
     label: 'POST /subscriptions plan_id',
     field: 'plan_id',
-    request: (id) => ({ method: 'POST', url: '/subscriptions', payload: { plan_id: id, customer_wallet_address: newWallet() } }),
+    request: (id) => ({
+      method: 'POST',
+      url: '/subscriptions',
+      payload: { plan_id: id, customer_wallet_address: newWallet() },
+    }),
   },
 ];
 
-const reason = (field: string) => (field === 'id' ? 'id parameter must be a valid UUID' : `${field} must be a valid UUID`);
+const reason = (field: string) =>
+  field === 'id' ? 'id parameter must be a valid UUID' : `${field} must be a valid UUID`;
 
 describe.each(TARGETS)('UUID fields on %s', (target) => {
   let t: TestApp;

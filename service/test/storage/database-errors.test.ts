@@ -21,7 +21,7 @@ describe.each(TARGETS)('storage on %s', (target) => {
     expect(sqlState(err)).toBe('22012');
   });
 
-  it('a unit of work rolls back every write when fn throws, and rethrows fn\'s own error unchanged', async () => {
+  it("a unit of work rolls back every write when fn throws, and rethrows fn's own error unchanged", async () => {
     const wallet = newWallet();
     const mine = new Error('changed my mind');
     const thrown = await t.deps.uow
@@ -39,7 +39,15 @@ describe.each(TARGETS)('storage on %s', (target) => {
     const wallet = newWallet();
     const merchant = await t.deps.uow.run(async (repos) => {
       const m = await repos.merchants.insert({ name: 'Kept', wallet_address: wallet });
-      await repos.plans.insert({ merchant_id: m.id, name: 'P', token_amount: '1', interval_seconds: 60, token_contract_id: null, retry_schedule_seconds: [60], final_status: 'past_due' });
+      await repos.plans.insert({
+        merchant_id: m.id,
+        name: 'P',
+        token_amount: '1',
+        interval_seconds: 60,
+        token_contract_id: null,
+        retry_schedule_seconds: [60],
+        final_status: 'past_due',
+      });
       return m;
     });
     expect((await t.deps.repos.merchants.findById(merchant.id))?.wallet_address).toBe(wallet);
@@ -47,14 +55,34 @@ describe.each(TARGETS)('storage on %s', (target) => {
 
   it('a constraint inside a transaction surfaces as DATABASE with the constraint message', async () => {
     const err = await t.deps.uow
-      .run((repos) => repos.plans.insert({ merchant_id: crypto.randomUUID(), name: 'P', token_amount: '1', interval_seconds: 1, token_contract_id: null, retry_schedule_seconds: [60], final_status: 'past_due' }))
+      .run((repos) =>
+        repos.plans.insert({
+          merchant_id: crypto.randomUUID(),
+          name: 'P',
+          token_amount: '1',
+          interval_seconds: 1,
+          token_contract_id: null,
+          retry_schedule_seconds: [60],
+          final_status: 'past_due',
+        }),
+      )
       .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'DATABASE', message: expect.stringContaining('plans_merchant_id_fkey') });
   });
 
   it('the table checks back up the API rules', async () => {
     const m = await t.deps.repos.merchants.insert({ name: 'Checks', wallet_address: newWallet() });
-    const zero = await t.deps.repos.plans.insert({ merchant_id: m.id, name: 'P', token_amount: '0', interval_seconds: 1, token_contract_id: null, retry_schedule_seconds: [60], final_status: 'past_due' }).catch((e) => e);
+    const zero = await t.deps.repos.plans
+      .insert({
+        merchant_id: m.id,
+        name: 'P',
+        token_amount: '0',
+        interval_seconds: 1,
+        token_contract_id: null,
+        retry_schedule_seconds: [60],
+        final_status: 'past_due',
+      })
+      .catch((e) => e);
     expect(sqlState(zero)).toBe('23514');
     const blank = await t.deps.repos.merchants.insert({ name: '  ', wallet_address: newWallet() }).catch((e) => e);
     expect(sqlState(blank)).toBe('23514');

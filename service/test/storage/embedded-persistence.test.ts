@@ -26,7 +26,10 @@ it('creates ./data on first start and keeps merchants, plans and subscriptions a
   try {
     expect(await get(second.app, `/merchants/${merchant.id}`)).toEqual({ status: 200, body: { merchant } });
     expect((await get(second.app, `/plans/${plan.id}`)).body.plan).toMatchObject({ ...plan, token_amount: 19.99 });
-    expect(await get(second.app, `/subscriptions/${sub.id}`)).toEqual({ status: 200, body: { subscription: { ...sub, health: { status: 'unknown', checked_at: null } } } });
+    expect(await get(second.app, `/subscriptions/${sub.id}`)).toEqual({
+      status: 200,
+      body: { subscription: { ...sub, health: { status: 'unknown', checked_at: null } } },
+    });
   } finally {
     await second.close();
   }

@@ -34,7 +34,10 @@ describe('listing indexes on postgres', () => {
   afterAll(() => t.close());
 
   /** The plan (JSON) of the query the repository call sends, run with its own parameters. */
-  async function planOf(call: (repos: ReturnType<typeof createRepos>) => Promise<unknown>, db: Queryable = t.deps.db): Promise<string> {
+  async function planOf(
+    call: (repos: ReturnType<typeof createRepos>) => Promise<unknown>,
+    db: Queryable = t.deps.db,
+  ): Promise<string> {
     let sent: { text: string; params?: unknown[] } | undefined;
     const spy: Queryable = {
       async query(text, params) {
@@ -49,14 +52,30 @@ describe('listing indexes on postgres', () => {
   }
 
   const page: PageRequest = { limit: 50 };
-  const after: PageRequest = { limit: 50, after: { at: '2030-01-01T00:00:00.000000Z', id: '00000000-0000-0000-0000-000000000000' } };
-  const subs = (f: SubscriptionFilter, p: PageRequest) => (r: ReturnType<typeof createRepos>) => r.subscriptions.list(f, p);
+  const after: PageRequest = {
+    limit: 50,
+    after: { at: '2030-01-01T00:00:00.000000Z', id: '00000000-0000-0000-0000-000000000000' },
+  };
+  const subs = (f: SubscriptionFilter, p: PageRequest) => (r: ReturnType<typeof createRepos>) =>
+    r.subscriptions.list(f, p);
 
   it.each([
     ['merchant, created order', () => subs({ merchant_id: merchantId }, page), 'subscriptions_merchant_created_idx'],
-    ['merchant, created order, after a cursor', () => subs({ merchant_id: merchantId }, after), 'subscriptions_merchant_created_idx'],
-    ['merchant, status filter', () => subs({ merchant_id: merchantId, status: 'active' }, after), 'subscriptions_merchant_created_idx'],
-    ['merchant, due order', () => subs({ merchant_id: merchantId, due_before: new Date('2100-01-01') }, after), 'subscriptions_merchant_due_idx'],
+    [
+      'merchant, created order, after a cursor',
+      () => subs({ merchant_id: merchantId }, after),
+      'subscriptions_merchant_created_idx',
+    ],
+    [
+      'merchant, status filter',
+      () => subs({ merchant_id: merchantId, status: 'active' }, after),
+      'subscriptions_merchant_created_idx',
+    ],
+    [
+      'merchant, due order',
+      () => subs({ merchant_id: merchantId, due_before: new Date('2100-01-01') }, after),
+      'subscriptions_merchant_due_idx',
+    ],
     ['plan', () => subs({ plan_id: planId }, after), 'subscriptions_plan_created_idx'],
   ])('subscriptions: %s', async (_label, call, index) => {
     const plan = await planOf(call());

@@ -45,7 +45,12 @@ export function envFor(target: Target): Record<string, string> {
 }
 
 export async function startApp(target: Target | null, options: TestAppOptions = {}): Promise<TestApp> {
-  const env = { NODE_ENV: 'test', LOG_LEVEL: options.logDestination ? 'info' : 'silent', ...(target ? envFor(target) : {}), ...options.env };
+  const env = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: options.logDestination ? 'info' : 'silent',
+    ...(target ? envFor(target) : {}),
+    ...options.env,
+  };
   const config = loadConfig(env, options.cwd);
   const clock = options.clock ?? testClock();
   const logger = createLogger({ level: config.logLevel, destination: options.logDestination ?? discard() });

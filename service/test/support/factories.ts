@@ -48,4 +48,9 @@ export const createPlan = (app: FastifyInstance, merchantId: string, over: Recor
   created<PlanJson>(app, '/plans', planPayload(merchantId, over), 'plan');
 
 export const createSubscription = (app: FastifyInstance, planId: string, wallet = newWallet()) =>
-  created<SubscriptionJson>(app, '/subscriptions', { plan_id: planId, customer_wallet_address: wallet }, 'subscription');
+  created<SubscriptionJson>(
+    app,
+    '/subscriptions',
+    { plan_id: planId, customer_wallet_address: wallet },
+    'subscription',
+  );

@@ -7,7 +7,10 @@ import type { Devnet } from './devnet.ts';
 import { createMerchant, createPlan, createSubscription, get, post } from './factories.ts';
 import { newFundedAccount, setUpSubscriber, type SubscriberOptions } from './subscriber.ts';
 
-export function chainEnv(devnet: Devnet, over: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function chainEnv(
+  devnet: Devnet,
+  over: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     SOROBAN_RPC_URL: devnet.rpcUrl,
     STELLAR_NETWORK_PASSPHRASE: devnet.passphrase,

@@ -76,7 +76,8 @@ export async function startReceiver(): Promise<Receiver> {
           setTimeout(() => {
             // Recorded when answered: a delivery cut off by the sender (timeout, or killed) arrived but was never answered.
             // A sender that died leaves a half-closed socket (its FIN arrived): nobody reads this answer.
-            if (!gone && !res.destroyed && !req.socket.readableEnded) self.received.push({ id: headers['webhook-id'], type: body.type, body, raw, headers, verifiedBy });
+            if (!gone && !res.destroyed && !req.socket.readableEnded)
+              self.received.push({ id: headers['webhook-id'], type: body.type, body, raw, headers, verifiedBy });
             res.writeHead(status).end();
           }, self.delayMs);
         });
@@ -89,7 +90,10 @@ export async function startReceiver(): Promise<Receiver> {
     async waitFor(pred, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       while (!pred(self.received)) {
-        if (Date.now() > until) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${self.received.map((r) => `${r.type}:${r.id.slice(0, 8)}`).join(', ')}`);
+        if (Date.now() > until)
+          throw new Error(
+            `receiver: condition not met within ${timeoutMs} ms; got ${self.received.map((r) => `${r.type}:${r.id.slice(0, 8)}`).join(', ')}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -99,7 +103,11 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** Polls fn until it returns a truthy value. */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

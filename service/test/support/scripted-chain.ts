@@ -2,10 +2,25 @@
 // scripts — confirm, fail on-chain, drop, refuse at simulation or submission, or lose the answer
 // after sending (a crash or a network error) while the transaction may still land. Used only by
 // the property test of the billing rules; every chain test runs against the local network.
-import { PullRejection, type ForgottenOutcome, type Inspection, type MerchantKey, type SignedPull, type TxObservation, type VaultGateway } from '../../src/billing/pulls/vault-gateway.ts';
+import {
+  PullRejection,
+  type ForgottenOutcome,
+  type Inspection,
+  type MerchantKey,
+  type SignedPull,
+  type TxObservation,
+  type VaultGateway,
+} from '../../src/billing/pulls/vault-gateway.ts';
 import type { Clock } from '../../src/billing/ports.ts';
 
-export type Behaviour = 'confirm' | 'fail' | 'drop' | 'simulation-error' | 'rejected' | 'lost-but-lands' | 'lost-never-lands';
+export type Behaviour =
+  | 'confirm'
+  | 'fail'
+  | 'drop'
+  | 'simulation-error'
+  | 'rejected'
+  | 'lost-but-lands'
+  | 'lost-never-lands';
 
 interface ChainTx {
   status: 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
@@ -33,7 +48,10 @@ export class ScriptedChain implements VaultGateway {
 
   /** Inclusion times (unix s) of every pull that moved funds. */
   successes(): number[] {
-    return [...this.txs.values()].filter((t) => t.status === 'SUCCESS').map((t) => t.includedAt!).sort((a, b) => a - b);
+    return [...this.txs.values()]
+      .filter((t) => t.status === 'SUCCESS')
+      .map((t) => t.includedAt!)
+      .sort((a, b) => a - b);
   }
 
   parseSecret(secret: string): MerchantKey | null {
@@ -52,13 +70,22 @@ export class ScriptedChain implements VaultGateway {
     }
     this.#counter++;
     const hash = crypto.randomUUID().replaceAll('-', '').padEnd(64, '0');
-    return { hash, envelopeXdr: 'AAAA', maxTime: this.#nowSeconds() + 30, source: this.#merchant.publicKey, sequence: String(this.#counter), minLedger: 1, inclusionFee: '100' };
+    return {
+      hash,
+      envelopeXdr: 'AAAA',
+      maxTime: this.#nowSeconds() + 30,
+      source: this.#merchant.publicKey,
+      sequence: String(this.#counter),
+      minLedger: 1,
+      inclusionFee: '100',
+    };
   }
 
   async send(pull: SignedPull): Promise<void> {
     const behaviour = this.script.shift() ?? 'confirm';
     const now = this.#nowSeconds();
-    if (behaviour === 'rejected') throw new PullRejection('submission_failed', 'sendTransaction answered ERROR: txInternalError');
+    if (behaviour === 'rejected')
+      throw new PullRejection('submission_failed', 'sendTransaction answered ERROR: txInternalError');
     const lands = behaviour === 'confirm' || behaviour === 'fail' || behaviour === 'lost-but-lands';
     this.txs.set(pull.hash, {
       status: !lands ? 'NOT_FOUND' : behaviour === 'fail' ? 'FAILED' : 'SUCCESS',
@@ -85,7 +112,8 @@ export class ScriptedChain implements VaultGateway {
   inspection: Inspection | undefined;
 
   async inspect(): Promise<Inspection> {
-    if (!this.inspection) throw new PullRejection('chain_unavailable', 'Soroban RPC unavailable: the scripted chain has no inspection');
+    if (!this.inspection)
+      throw new PullRejection('chain_unavailable', 'Soroban RPC unavailable: the scripted chain has no inspection');
     return this.inspection;
   }
 

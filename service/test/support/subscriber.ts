@@ -1,7 +1,16 @@
 // Puts a subscriber on the devnet the way a real checkout does: fund the wallet, mint it tokens,
 // approve the vault contract as spender, create the vault — each a real transaction built,
 // simulated, signed and sent through the SDK and confirmed on the local network.
-import { Address, Contract, Keypair, nativeToScVal, rpc, scValToNative, TransactionBuilder, type xdr } from '@stellar/stellar-sdk';
+import {
+  Address,
+  Contract,
+  Keypair,
+  nativeToScVal,
+  rpc,
+  scValToNative,
+  TransactionBuilder,
+  type xdr,
+} from '@stellar/stellar-sdk';
 import type { Devnet } from './devnet.ts';
 
 /** Builds, simulates, signs and sends an invocation; resolves once the network has queued it. */

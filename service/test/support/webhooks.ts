@@ -26,7 +26,12 @@ export function startWorker(t: TestApp): WebhookWorker {
 }
 
 /** Registers the receiver for `types` with `key`; the receiver learns the secret. */
-export async function listen(t: TestApp, key: string, receiver: Receiver, types: string[] = ['*']): Promise<{ id: string; secret: string }> {
+export async function listen(
+  t: TestApp,
+  key: string,
+  receiver: Receiver,
+  types: string[] = ['*'],
+): Promise<{ id: string; secret: string }> {
   const res = await as(t.app, key).post('/webhook-endpoints', { url: receiver.url, event_types: types });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   receiver.secrets.push(res.body.secret);

@@ -1,7 +1,15 @@
 // Exact decimal arithmetic on text: parsing, comparing with the largest i128, plain notation, raw
 // units for a pull, and the JSON checks built on them (inexact numbers, NUL characters).
 import { describe, expect, it } from 'vitest';
-import { atMost, decimalPlaces, I128_MAX, parseDecimal, plainDecimal, rawUnits, sameDecimal } from '../../src/billing/amounts.ts';
+import {
+  atMost,
+  decimalPlaces,
+  I128_MAX,
+  parseDecimal,
+  plainDecimal,
+  rawUnits,
+  sameDecimal,
+} from '../../src/billing/amounts.ts';
 import { checkJsonText } from '../../src/http/json-body.ts';
 import { exactNumber } from '../../src/http/schemas/exact-number.ts';
 
@@ -22,7 +30,8 @@ describe('decimal text', () => {
   });
 
   it('refuses what is not decimal notation', () => {
-    for (const s of ['', ' ', '0x10', 'Infinity', '1e', '.', '1.2.3', '--1']) expect(parseDecimal(s), s).toBeUndefined();
+    for (const s of ['', ' ', '0x10', 'Infinity', '1e', '.', '1.2.3', '--1'])
+      expect(parseDecimal(s), s).toBeUndefined();
   });
 
   it('compares with the largest i128 exactly', () => {
@@ -63,9 +72,13 @@ describe('exact JSON numbers', () => {
     expect(() => checkJsonText('{"a":1,"b":"x"}')).not.toThrow();
     expect(() => checkJsonText('{"a":9007199254740991}')).not.toThrow();
     expect(() => checkJsonText('{"a":1.5e3,"b":0.1}')).not.toThrow();
-    expect(() => checkJsonText('{"token_amount":9007199254740993}')).toThrow(/^Invalid input on token_amount: 9007199254740993 cannot be held exactly/);
+    expect(() => checkJsonText('{"token_amount":9007199254740993}')).toThrow(
+      /^Invalid input on token_amount: 9007199254740993 cannot be held exactly/,
+    );
     expect(() => checkJsonText('{"x":0.12345678901234567891}')).toThrow(/Invalid input on x/);
-    expect(() => checkJsonText('{"name":"a\\u0000"}')).toThrow('Invalid input on name: name must not contain NUL characters');
+    expect(() => checkJsonText('{"name":"a\\u0000"}')).toThrow(
+      'Invalid input on name: name must not contain NUL characters',
+    );
     expect(() => checkJsonText('"\\u0000"')).toThrow('Invalid input on body: body must not contain NUL characters');
   });
 });

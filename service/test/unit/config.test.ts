@@ -38,8 +38,14 @@ describe('loadConfig', () => {
       metrics: { port: undefined, requireOperatorKey: false },
       http: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxConnections: 1024 },
       webhooks: {
-        timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxDelayMs: 21_600_000, retryForMs: 259_200_000, disableAfterMs: 432_000_000,
-        pollIntervalMs: 1_000, concurrency: 16, publicTargetsOnly: false,
+        timeoutMs: 10_000,
+        retryBaseMs: 5_000,
+        retryMaxDelayMs: 21_600_000,
+        retryForMs: 259_200_000,
+        disableAfterMs: 432_000_000,
+        pollIntervalMs: 1_000,
+        concurrency: 16,
+        publicTargetsOnly: false,
       },
     });
   });
@@ -53,7 +59,10 @@ describe('loadConfig', () => {
       connectTimeoutMs: 5_000,
       statementTimeoutMs: 30_000,
     });
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/b', DB_CONNECT_TIMEOUT_MS: '700', DB_STATEMENT_TIMEOUT_MS: '900' }).database).toMatchObject({
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/b', DB_CONNECT_TIMEOUT_MS: '700', DB_STATEMENT_TIMEOUT_MS: '900' })
+        .database,
+    ).toMatchObject({
       connectTimeoutMs: 700,
       statementTimeoutMs: 900,
     });
@@ -96,7 +105,13 @@ describe('loadConfig', () => {
 
   it('lists every bad variable with its reason', () => {
     const bad = () =>
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SOROBAN_RPC_URL: 'ftp://x', CONTRACT_ID: 'GABC', LOG_LEVEL: 'loud' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SOROBAN_RPC_URL: 'ftp://x',
+        CONTRACT_ID: 'GABC',
+        LOG_LEVEL: 'loud',
+      });
     expect(bad).toThrow(ConfigError);
     const message = (() => {
       try {
@@ -114,15 +129,26 @@ describe('loadConfig', () => {
   });
 
   it('describeDatabase never prints a password', () => {
-    expect(describeDatabase({ kind: 'postgres', url: 'postgres://u:secret@db:5432/billing', poolSize: 10, connectTimeoutMs: 1, statementTimeoutMs: 1 })).toBe(
-      'PostgreSQL at db:5432/billing',
-    );
+    expect(
+      describeDatabase({
+        kind: 'postgres',
+        url: 'postgres://u:secret@db:5432/billing',
+        poolSize: 10,
+        connectTimeoutMs: 1,
+        statementTimeoutMs: 1,
+      }),
+    ).toBe('PostgreSQL at db:5432/billing');
     expect(describeDatabase({ kind: 'pglite', dataDir: undefined })).toBe('in-memory PGlite');
   });
   it('merchant accounts: AUTH_MODE, ADMIN_API_KEY, SIGNING_KEY_ENCRYPTION_KEY in both forms, CURSOR_SECRET', () => {
     const k1 = Buffer.alloc(32, 1).toString('base64');
     const k2 = Buffer.alloc(32, 2).toString('base64');
-    const plain = loadConfig({ AUTH_MODE: 'keys', ADMIN_API_KEY: 'a'.repeat(32), SIGNING_KEY_ENCRYPTION_KEY: k1, CURSOR_SECRET: 'c'.repeat(40) });
+    const plain = loadConfig({
+      AUTH_MODE: 'keys',
+      ADMIN_API_KEY: 'a'.repeat(32),
+      SIGNING_KEY_ENCRYPTION_KEY: k1,
+      CURSOR_SECRET: 'c'.repeat(40),
+    });
     expect(plain).toMatchObject({ authMode: 'keys', adminApiKey: 'a'.repeat(32), cursorSecret: 'c'.repeat(40) });
     expect(plain.signingKeyEncryptionKeys).toEqual([{ id: 'default', key: Buffer.alloc(32, 1) }]);
     const list = loadConfig({ SIGNING_KEY_ENCRYPTION_KEY: `2026-11:${k2}, default:${k1}` }).signingKeyEncryptionKeys;
@@ -135,7 +161,9 @@ describe('loadConfig', () => {
       }
       return '';
     };
-    expect(message({ SIGNING_KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toContain('SIGNING_KEY_ENCRYPTION_KEY: must be base64 of 32 bytes');
+    expect(message({ SIGNING_KEY_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toContain(
+      'SIGNING_KEY_ENCRYPTION_KEY: must be base64 of 32 bytes',
+    );
     expect(message({ SIGNING_KEY_ENCRYPTION_KEY: `a:${k1},a:${k2}` })).toContain('SIGNING_KEY_ENCRYPTION_KEY');
     expect(message({ SIGNING_KEY_ENCRYPTION_KEY: `:${k1}` })).toContain('SIGNING_KEY_ENCRYPTION_KEY');
     expect(message({ ADMIN_API_KEY: 'short' })).toContain('ADMIN_API_KEY: must be 32 to 256 printable characters');
@@ -143,17 +171,27 @@ describe('loadConfig', () => {
   });
 
   it('HTTP edge: timeouts, connection cap, trusted proxies, metrics exposure', () => {
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '8000', HTTP_MAX_CONNECTIONS: '10' }).http).toEqual({
+    expect(
+      loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '8000', HTTP_MAX_CONNECTIONS: '10' }).http,
+    ).toEqual({
       requestTimeoutMs: 5000,
       headersTimeoutMs: 5000, // never longer than the whole request may take
       maxConnections: 10,
     });
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16, ::1, loopback' }).trustProxy).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16, ::1, loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      '::1',
+      'loopback',
+    ]);
     expect(() => loadConfig({ TRUST_PROXY: '2' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
     // /metrics: the operator's by default in keys mode on the API port, open on its own port.
     expect(loadConfig({ AUTH_MODE: 'keys' }).metrics).toEqual({ port: undefined, requireOperatorKey: true });
-    expect(loadConfig({ AUTH_MODE: 'keys', METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, requireOperatorKey: false });
+    expect(loadConfig({ AUTH_MODE: 'keys', METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      requireOperatorKey: false,
+    });
     expect(loadConfig({ METRICS_AUTH: 'operator' }).metrics.requireOperatorKey).toBe(true);
   });
 });

@@ -24,7 +24,9 @@ describe('access rules (product.md)', () => {
   });
 
   it('401 without a key where one is needed, 403 for a merchant key on operator routes', () => {
-    expect(() => authorize(ANONYMOUS, 'merchant', 'keys')).toThrow(expect.objectContaining({ code: 'API_KEY_REQUIRED' }));
+    expect(() => authorize(ANONYMOUS, 'merchant', 'keys')).toThrow(
+      expect.objectContaining({ code: 'API_KEY_REQUIRED' }),
+    );
     expect(() => authorize(merchant, 'operator', 'open')).toThrow(expect.objectContaining({ code: 'OPERATOR_ONLY' }));
     expect(() => authorize(merchant, 'credential', 'keys')).not.toThrow();
     expect(() => authorize(OPERATOR, 'operator-key', 'keys')).not.toThrow();
@@ -76,7 +78,9 @@ describe('secret box (AES-256-GCM)', () => {
     expect(rotated.open(sealed, 'ctx-a')).toBe('S-secret');
     expect(rotated.seal('x', 'c').kekId).toBe('k2');
     expect(() => rotated.open(sealed, 'ctx-b')).toThrow(/does not open/);
-    expect(() => createSecretBox([k2]).open(sealed, 'ctx-a')).toThrow(/"k1", which SIGNING_KEY_ENCRYPTION_KEY does not list/);
+    expect(() => createSecretBox([k2]).open(sealed, 'ctx-a')).toThrow(
+      /"k1", which SIGNING_KEY_ENCRYPTION_KEY does not list/,
+    );
     expect(() => createSecretBox([{ id: 'k1', key: randomBytes(32) }]).open(sealed, 'ctx-a')).toThrow(/does not open/);
     const tampered = Buffer.from(sealed.ciphertext, 'base64');
     tampered[tampered.length - 1] ^= 1;
@@ -87,7 +91,9 @@ describe('secret box (AES-256-GCM)', () => {
     const box = createSecretBox(undefined);
     expect(box.primaryKekId).toBeUndefined();
     expect(() => box.seal('x', 'c')).toThrow(expect.objectContaining({ code: 'SIGNING_KEY_STORE' }));
-    expect(() => box.open({ kekId: 'k1', ciphertext: 'AA==' }, 'c')).toThrow(expect.objectContaining({ code: 'SIGNING_KEY_STORE' }));
+    expect(() => box.open({ kekId: 'k1', ciphertext: 'AA==' }, 'c')).toThrow(
+      expect.objectContaining({ code: 'SIGNING_KEY_STORE' }),
+    );
   });
 });
 
@@ -101,7 +107,7 @@ describe('cursor codec', () => {
     expect(codec.decode(cursor, 'due')).toBeUndefined();
   });
 
-  it('replicas sharing CURSOR_SECRET read each other\'s cursors; other secrets do not', () => {
+  it("replicas sharing CURSOR_SECRET read each other's cursors; other secrets do not", () => {
     const cursor = createCursorCodec('s'.repeat(32)).encode('due', key);
     expect(createCursorCodec('s'.repeat(32)).decode(cursor, 'due')).toEqual(key);
     expect(createCursorCodec('t'.repeat(32)).decode(cursor, 'due')).toBeUndefined();

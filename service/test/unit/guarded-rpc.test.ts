@@ -28,7 +28,10 @@ class FakeServer {
 describe('guardedRpc', () => {
   it('times each outer call by method, failures included', async () => {
     const seen: Array<[string, number]> = [];
-    const server = guardedRpc(new FakeServer(), { timeoutMs: 1000, observe: (method, seconds) => seen.push([method, seconds]) });
+    const server = guardedRpc(new FakeServer(), {
+      timeoutMs: 1000,
+      observe: (method, seconds) => seen.push([method, seconds]),
+    });
     expect(await server.getAccount()).toBe('entry');
     await expect(server.sendTransaction()).rejects.toThrow('refused');
     expect(server.describe()).toBe('plain');
@@ -56,7 +59,13 @@ describe('guardedRpc', () => {
       config: { url, headers: { Authorization: 'Bearer abc' }, data: '{"jsonrpc":"2.0"}' },
     });
     const out = normalizeRpcError('simulateTransaction', http, url);
-    expect(out.toJSON()).toEqual({ type: 'RpcCallError', method: 'simulateTransaction', status: 503, code: undefined, message: 'Request failed with status code 503 for <rpc>' });
+    expect(out.toJSON()).toEqual({
+      type: 'RpcCallError',
+      method: 'simulateTransaction',
+      status: 503,
+      code: undefined,
+      message: 'Request failed with status code 503 for <rpc>',
+    });
     expect(JSON.stringify(out)).not.toContain('SECRETAPIKEY');
     expect(JSON.stringify(out)).not.toContain('Bearer');
     // A JSON-RPC error object: the server answered.

@@ -26,7 +26,11 @@ describe('BillingError -> HTTP', () => {
       error: 'ignored',
     });
     const { body } = billingErrorResponse(err);
-    expect(body).toEqual({ error: 'Too early to pull funds: HostError', code: 'too_early', next_billing_date: '2030-01-01T00:00:00.000Z' });
+    expect(body).toEqual({
+      error: 'Too early to pull funds: HostError',
+      code: 'too_early',
+      next_billing_date: '2030-01-01T00:00:00.000Z',
+    });
     expect(Object.keys(body)[0]).toBe('error');
   });
 

@@ -62,7 +62,11 @@ describe('HTTP logs', () => {
   afterAll(() => t.close());
 
   it('log one line per request without body or query string, even on errors', async () => {
-    await t.app.inject({ method: 'POST', url: `/plans?merchant_secret=${seed}`, payload: { merchant_secret: seed, name: seed } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/plans?merchant_secret=${seed}`,
+      payload: { merchant_secret: seed, name: seed },
+    });
     await t.app.inject({
       method: 'POST',
       url: '/merchants',
@@ -74,7 +78,13 @@ describe('HTTP logs', () => {
     await t.app.inject({
       method: 'POST',
       url: '/plans',
-      payload: { merchant_id: crypto.randomUUID(), name: seed, token_amount: 1, interval_seconds: 1, merchant_secret: seed },
+      payload: {
+        merchant_id: crypto.randomUUID(),
+        name: seed,
+        token_amount: 1,
+        interval_seconds: 1,
+        merchant_secret: seed,
+      },
     });
     const text = out.text();
     expect(text).toContain('request completed');

@@ -39,9 +39,13 @@ describe('nextBillingDate', () => {
 
   it('property: the result is exactly interval seconds after the confirmation', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.integer({ min: 1, max: 3_153_600_000 }), (ms, seconds) => {
-        expect(nextBillingDate(new Date(ms), seconds).getTime() - ms).toBe(seconds * 1000);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.integer({ min: 1, max: 3_153_600_000 }),
+        (ms, seconds) => {
+          expect(nextBillingDate(new Date(ms), seconds).getTime() - ms).toBe(seconds * 1000);
+        },
+      ),
     );
   });
 });

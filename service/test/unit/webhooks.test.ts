@@ -45,16 +45,40 @@ describe('retry schedule (defaults)', () => {
 });
 
 describe('production webhook targets', () => {
-  it.each(['127.0.0.1', '127.8.8.8', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fc00::1', 'fd12::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', 'not-an-ip'])(
-    '%s is refused',
-    (address) => expect(isPrivateAddress(address)).toBe(true),
+  it.each([
+    '127.0.0.1',
+    '127.8.8.8',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fc00::1',
+    'fd12::1',
+    'fe80::1',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    'not-an-ip',
+  ])('%s is refused', (address) => expect(isPrivateAddress(address)).toBe(true));
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is allowed', (address) =>
+    expect(isPrivateAddress(address)).toBe(false),
   );
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('%s is allowed', (address) => expect(isPrivateAddress(address)).toBe(false));
 
   it('production: https only, no loopback, private or localhost hosts (no DNS needed for these)', async () => {
     const prod = createUrlPolicy(true);
     expect(await prod.refuse('http://93.184.216.34/hook')).toBe('url must use https:// in production');
-    for (const url of ['https://127.0.0.1/h', 'https://10.0.0.5/h', 'https://[::1]/h', 'https://localhost/h', 'https://api.localhost/h', 'https://169.254.169.254/latest']) {
+    for (const url of [
+      'https://127.0.0.1/h',
+      'https://10.0.0.5/h',
+      'https://[::1]/h',
+      'https://localhost/h',
+      'https://api.localhost/h',
+      'https://169.254.169.254/latest',
+    ]) {
       expect(await prod.refuse(url), url).toMatch(/loopback, private or link-local/);
     }
     expect(await prod.refuse('https://93.184.216.34/hook')).toBeUndefined();
@@ -83,8 +107,11 @@ describe('signatures', () => {
 
 describe('idempotent answers', () => {
   it('replay api_key and secret as null, byte for byte otherwise (exact amounts untouched)', () => {
-    const body = '{"message":"Merchant created","merchant":{"id":"m"},"api_key":"bk_abc","amount":123456789012345678901234}';
-    expect(withoutSecrets(body)).toBe('{"message":"Merchant created","merchant":{"id":"m"},"api_key":null,"amount":123456789012345678901234}');
+    const body =
+      '{"message":"Merchant created","merchant":{"id":"m"},"api_key":"bk_abc","amount":123456789012345678901234}';
+    expect(withoutSecrets(body)).toBe(
+      '{"message":"Merchant created","merchant":{"id":"m"},"api_key":null,"amount":123456789012345678901234}',
+    );
     expect(withoutSecrets('{"webhook_endpoint":{},"secret":"whsec_x"}')).toBe('{"webhook_endpoint":{},"secret":null}');
     expect(withoutSecrets('{"error":"x"}')).toBe('{"error":"x"}');
     expect(withoutSecrets('not json')).toBe('not json');
@@ -100,13 +127,21 @@ describe('idempotent answers', () => {
 describe('configuration', () => {
   it('defaults: 10 s timeout, 5 s first retry, 6 h cap, 3 days, disabled after 5 days; production only reaches public https', () => {
     expect(defaults).toEqual({
-      timeoutMs: 10_000, retryBaseMs: 5_000, retryMaxDelayMs: 21_600_000, retryForMs: 259_200_000, disableAfterMs: 432_000_000,
-      pollIntervalMs: 1_000, concurrency: 16, publicTargetsOnly: false,
+      timeoutMs: 10_000,
+      retryBaseMs: 5_000,
+      retryMaxDelayMs: 21_600_000,
+      retryForMs: 259_200_000,
+      disableAfterMs: 432_000_000,
+      pollIntervalMs: 1_000,
+      concurrency: 16,
+      publicTargetsOnly: false,
     });
     expect(loadConfig({ NODE_ENV: 'production' }).webhooks.publicTargetsOnly).toBe(true);
   });
 
   it('refuses a first retry that could not come within 10 s, and names every bad variable', () => {
-    expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: '9000', WEBHOOK_TIMEOUT_MS: '0' })).toThrow(/WEBHOOK_TIMEOUT_MS[\s\S]*WEBHOOK_RETRY_BASE_MS|WEBHOOK_RETRY_BASE_MS[\s\S]*WEBHOOK_TIMEOUT_MS/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: '9000', WEBHOOK_TIMEOUT_MS: '0' })).toThrow(
+      /WEBHOOK_TIMEOUT_MS[\s\S]*WEBHOOK_RETRY_BASE_MS|WEBHOOK_RETRY_BASE_MS[\s\S]*WEBHOOK_TIMEOUT_MS/,
+    );
   });
 });

@@ -32,7 +32,8 @@ export const getEvents: Method = (net, params) => {
   }
   return {
     events: events.map((e) => ({ type: 'contract', ...e, inSuccessfulContractCall: true })),
-    cursor: events.at(-1)?.id ?? `${(BigInt(Math.min(end, latest + 1)) << 32n).toString().padStart(19, '0')}-0000000000`,
+    cursor:
+      events.at(-1)?.id ?? `${(BigInt(Math.min(end, latest + 1)) << 32n).toString().padStart(19, '0')}-0000000000`,
     latestLedger: latest,
     oldestLedger: oldest,
     latestLedgerCloseTime: String(net.latest.closeTime),

@@ -32,7 +32,9 @@ export const getLedgerEntries: Method = (net, params) => {
       lastModifiedLedgerSeq: stored.lastModified,
       // An archived persistent entry is still returned, with the placeholder TTL 0 (core's
       // QueryServer state "archived"; stellar-rpc ledgerentries/main.go GetLedgerEntries).
-      ...(stored.liveUntil !== undefined && { liveUntilLedgerSeq: isArchived(stored, key, seq) ? 0 : stored.liveUntil }),
+      ...(stored.liveUntil !== undefined && {
+        liveUntilLedgerSeq: isArchived(stored, key, seq) ? 0 : stored.liveUntil,
+      }),
       extXdr: EXT_V0,
     });
   }

@@ -10,7 +10,8 @@ export const getLedgers: Method = (net, params) => {
   const pagination = (params.pagination ?? {}) as { cursor?: unknown; limit?: unknown };
   const oldest = net.oldest.sequence;
   const latest = net.latest.sequence;
-  const limit = pagination.limit === undefined || Number(pagination.limit) === 0 ? DEFAULT_LIMIT : Number(pagination.limit);
+  const limit =
+    pagination.limit === undefined || Number(pagination.limit) === 0 ? DEFAULT_LIMIT : Number(pagination.limit);
   if (!Number.isInteger(limit) || limit < 0) throw invalidParams('limit must be a positive integer');
   if (limit > MAX_LIMIT) throw new RpcError(-32600, `limit must not exceed ${MAX_LIMIT}`);
   const cursor = pagination.cursor === undefined || pagination.cursor === '' ? undefined : String(pagination.cursor);
@@ -21,12 +22,17 @@ export const getLedgers: Method = (net, params) => {
     if (!/^\d+$/.test(cursor)) throw invalidParams(`invalid cursor ${cursor}`);
     start = Number(cursor) + 1;
     if (start < oldest || start > latest) {
-      throw invalidParams(`cursor ('${cursor}') must be between the oldest ledger: ${oldest} and the latest ledger: ${latest} for this rpc instance`);
+      throw invalidParams(
+        `cursor ('${cursor}') must be between the oldest ledger: ${oldest} and the latest ledger: ${latest} for this rpc instance`,
+      );
     }
   } else {
     start = startParam;
     if (!Number.isInteger(start) || start < oldest || start > latest) {
-      throw new RpcError(-32600, `start ledger must be between the oldest ledger: ${oldest} and the latest ledger: ${latest} for this rpc instance`);
+      throw new RpcError(
+        -32600,
+        `start ledger must be between the oldest ledger: ${oldest} and the latest ledger: ${latest} for this rpc instance`,
+      );
     }
   }
   const ledgers = [];

@@ -22,9 +22,13 @@ export const ACCESS = {
 export type Access = keyof typeof ACCESS;
 
 export const apiKeyRequired = () =>
-  new BillingError('API_KEY_REQUIRED', 'An API key is required: send Authorization: Bearer <key>', { code: 'api_key_required' });
-export const apiKeyInvalid = (why = 'The API key is unknown or revoked') => new BillingError('API_KEY_INVALID', why, { code: 'api_key_invalid' });
-export const operatorOnly = () => new BillingError('OPERATOR_ONLY', 'Only the operator key may do this', { code: 'operator_only' });
+  new BillingError('API_KEY_REQUIRED', 'An API key is required: send Authorization: Bearer <key>', {
+    code: 'api_key_required',
+  });
+export const apiKeyInvalid = (why = 'The API key is unknown or revoked') =>
+  new BillingError('API_KEY_INVALID', why, { code: 'api_key_invalid' });
+export const operatorOnly = () =>
+  new BillingError('OPERATOR_ONLY', 'Only the operator key may do this', { code: 'operator_only' });
 
 /** Whether a request without a key is refused on a route of this access. */
 export function keyRequired(access: Access, mode: AuthMode): boolean {

@@ -15,14 +15,33 @@ export interface IssuedApiKey {
 }
 
 /** Also used when a merchant is created (its first key, in the same transaction). */
-export async function issueApiKey(apiKeys: Pick<ApiKeysRepo, 'insert'>, merchantId: string, label: string | null): Promise<IssuedApiKey> {
+export async function issueApiKey(
+  apiKeys: Pick<ApiKeysRepo, 'insert'>,
+  merchantId: string,
+  label: string | null,
+): Promise<IssuedApiKey> {
   const material = newKeyMaterial();
-  const key = await apiKeys.insert({ merchant_id: merchantId, key_hash: material.hash, prefix: material.prefix, label });
+  const key = await apiKeys.insert({
+    merchant_id: merchantId,
+    key_hash: material.hash,
+    prefix: material.prefix,
+    label,
+  });
   return { key, secret: material.secret };
 }
 
-export function makeCreateApiKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; uow: UnitOfWork; emit: EmitEvent }) {
-  return async function createApiKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; label?: string } }): Promise<IssuedApiKey> {
+export function makeCreateApiKey(deps: {
+  merchants: Pick<MerchantsRepo, 'findById'>;
+  uow: UnitOfWork;
+  emit: EmitEvent;
+}) {
+  return async function createApiKey({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { merchant_id: string; label?: string };
+  }): Promise<IssuedApiKey> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
     return deps.uow.run(async (tx) => {
       const issued = await issueApiKey(tx.apiKeys, merchant.id, input.label ?? null);

@@ -5,7 +5,10 @@ import type { MerchantsRepo } from '../ports.ts';
 import type { ApiKeysRepo } from './api-keys-port.ts';
 import { liveMerchant } from './live-merchant.ts';
 
-export function makeListApiKeys(deps: { merchants: Pick<MerchantsRepo, 'findById'>; apiKeys: Pick<ApiKeysRepo, 'listActive'> }) {
+export function makeListApiKeys(deps: {
+  merchants: Pick<MerchantsRepo, 'findById'>;
+  apiKeys: Pick<ApiKeysRepo, 'listActive'>;
+}) {
   return async function listApiKeys({ ctx, input }: { ctx: Ctx; input: { merchant_id: string } }): Promise<ApiKey[]> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
     return deps.apiKeys.listActive(merchant.id);

@@ -6,7 +6,11 @@ import type { Merchant } from '../model.ts';
 import type { MerchantsRepo } from '../ports.ts';
 import { mustSee } from './scope.ts';
 
-export async function liveMerchant(ctx: Ctx, merchants: Pick<MerchantsRepo, 'findById'>, id: string): Promise<Merchant> {
+export async function liveMerchant(
+  ctx: Ctx,
+  merchants: Pick<MerchantsRepo, 'findById'>,
+  id: string,
+): Promise<Merchant> {
   mustSee(ctx, id, 'Merchant');
   const merchant = await merchants.findById(id);
   if (!merchant || merchant.deleted_at) throw notFound('Merchant');

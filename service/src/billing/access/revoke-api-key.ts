@@ -15,7 +15,13 @@ export function makeRevokeApiKey(deps: {
   emit: EmitEvent;
   cache: Pick<KeyCache, 'forgetKey'>;
 }) {
-  return async function revokeApiKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; key_id: string } }): Promise<ApiKey> {
+  return async function revokeApiKey({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { merchant_id: string; key_id: string };
+  }): Promise<ApiKey> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
     const revoked = await deps.uow.run(async (tx) => {
       const key = await tx.apiKeys.revoke(merchant.id, input.key_id);

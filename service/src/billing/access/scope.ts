@@ -8,7 +8,8 @@ import { notFound } from '../errors.ts';
 type Thing = Parameters<typeof notFound>[0];
 
 /** The merchant this request is confined to; undefined when it may see every merchant. */
-export const scopedMerchant = (ctx: Ctx): string | undefined => (ctx.actor.kind === 'merchant' ? ctx.actor.merchantId : undefined);
+export const scopedMerchant = (ctx: Ctx): string | undefined =>
+  ctx.actor.kind === 'merchant' ? ctx.actor.merchantId : undefined;
 
 export const sees = (ctx: Ctx, merchantId: string): boolean => {
   const only = scopedMerchant(ctx);

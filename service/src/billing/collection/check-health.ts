@@ -54,7 +54,8 @@ export function makeCheckHealth(deps: HealthDeps) {
           const change = await tx.collection.recordHealth(id, health, deps.clock.now());
           // A warning is an event once, when it appears (not at every re-check).
           const type = WARNING_EVENTS[health.status as keyof typeof WARNING_EVENTS];
-          if (change && type && change.previous !== health.status) await deps.emit(tx, CTX.actor, { type, object: change.subscription });
+          if (change && type && change.previous !== health.status)
+            await deps.emit(tx, CTX.actor, { type, object: change.subscription });
         });
         checked++;
       } catch (err) {

@@ -43,8 +43,19 @@ export function makeCollectDue(deps: CollectDeps) {
       return 'held';
     }
     await deps.uow.run(async (tx) => {
-      await tx.pulls.insertSkipped({ subscription_id: ctx.subscriptionId, merchant_id: ctx.merchantId, amount: ctx.tokenAmount, code, error: problem.message, now });
-      const change = await tx.pulls.applyDunning(ctx.subscriptionId, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, kind, now), now);
+      await tx.pulls.insertSkipped({
+        subscription_id: ctx.subscriptionId,
+        merchant_id: ctx.merchantId,
+        amount: ctx.tokenAmount,
+        code,
+        error: problem.message,
+        now,
+      });
+      const change = await tx.pulls.applyDunning(
+        ctx.subscriptionId,
+        dunningStep(dunningPlanOf(ctx), ctx.dunningTries, kind, now),
+        now,
+      );
       await statusEvent(deps, tx, CTX.actor, change);
     });
     return 'try_failed';
@@ -54,7 +65,12 @@ export function makeCollectDue(deps: CollectDeps) {
     const ctx = await pulls.loadContext(subscriptionId);
     const now = clock.now();
     if (!ctx || !deps.contractId) return 'not_due';
-    const status = await applyDueCancel(deps, { id: subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt }, now, CTX.actor);
+    const status = await applyDueCancel(
+      deps,
+      { id: subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt },
+      now,
+      CTX.actor,
+    );
     if (status === 'canceled' && ctx.subscriptionStatus !== 'canceled') return 'canceled';
     const live = ctx.subscriptionStatus === 'active' || ctx.subscriptionStatus === 'past_due';
     if (!live || ctx.merchantDeleted || ctx.nextBillingDate.getTime() > now.getTime()) return 'not_due';
@@ -65,9 +81,14 @@ export function makeCollectDue(deps: CollectDeps) {
 
     let inspection;
     try {
-      inspection = await deps.gateway.inspect({ user: ctx.customerWallet, merchant: ctx.merchantWallet, contractId: deps.contractId });
+      inspection = await deps.gateway.inspect({
+        user: ctx.customerWallet,
+        merchant: ctx.merchantWallet,
+        contractId: deps.contractId,
+      });
     } catch (err) {
-      if (err instanceof PullRejection) return failed(ctx, { code: err.code, message: err.message, subscriberLeft: err.subscriberLeft });
+      if (err instanceof PullRejection)
+        return failed(ctx, { code: err.code, message: err.message, subscriberLeft: err.subscriberLeft });
       throw err;
     }
     const problem = preflightProblem(ctx, inspection, ctx.collectedBefore);
@@ -78,7 +99,10 @@ export function makeCollectDue(deps: CollectDeps) {
   async function pull(ctx: Context): Promise<CollectOutcome> {
     const subscriptionId = ctx.subscriptionId;
     try {
-      const result = await deps.triggerPull({ ctx: CTX, input: { subscription_id: subscriptionId, origin: 'collector' } });
+      const result = await deps.triggerPull({
+        ctx: CTX,
+        input: { subscription_id: subscriptionId, origin: 'collector' },
+      });
       return result.kind; // a failure on chain was applied as a dunning try when it settled
     } catch (err) {
       if (!(err instanceof BillingError)) throw err;

@@ -17,5 +17,9 @@ export interface CollectionRepo {
   /** Active and past_due subscriptions due within the lead time whose health is older than `staleBefore`. */
   listForHealthCheck(dueBefore: Date, staleBefore: Date, limit: number): Promise<string[]>;
   /** The subscription after the check, and its health before (to tell a new warning from an old one). */
-  recordHealth(subscriptionId: string, health: Health, at: Date): Promise<{ subscription: Subscription; previous: HealthStatus } | undefined>;
+  recordHealth(
+    subscriptionId: string,
+    health: Health,
+    at: Date,
+  ): Promise<{ subscription: Subscription; previous: HealthStatus } | undefined>;
 }

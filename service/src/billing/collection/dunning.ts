@@ -37,7 +37,12 @@ export interface DunningPlan {
 }
 
 /** The step after a failure of `kind` ('try', 'end' or 'leave'), `triesBefore` failed tries into the cycle. */
-export function dunningStep(plan: DunningPlan, triesBefore: number, kind: Exclude<FailureKind, 'hold'>, at: Date): DunningStep {
+export function dunningStep(
+  plan: DunningPlan,
+  triesBefore: number,
+  kind: Exclude<FailureKind, 'hold'>,
+  at: Date,
+): DunningStep {
   const tries = triesBefore + 1;
   if (kind === 'leave') return { kind: 'final', tries, status: 'canceled' };
   if (kind === 'end') return { kind: 'final', tries, status: plan.finalStatus };

@@ -22,27 +22,56 @@ export function preflightProblem(plan: PlanTerms, ins: Inspection, collectedBefo
   if (!vault) {
     const cancelled = ins.vaultCancelledAtLedger;
     return cancelled
-      ? { code: 'vault_missing', message: `Vault does not exist: the subscriber cancelled it (cancel_vault in ledger ${cancelled}) (pre-flight)`, subscriberLeft: true }
-      : { code: 'vault_missing', message: 'Vault does not exist: no vault entry for this subscriber and merchant (pre-flight)' };
+      ? {
+          code: 'vault_missing',
+          message: `Vault does not exist: the subscriber cancelled it (cancel_vault in ledger ${cancelled}) (pre-flight)`,
+          subscriberLeft: true,
+        }
+      : {
+          code: 'vault_missing',
+          message: 'Vault does not exist: no vault entry for this subscriber and merchant (pre-flight)',
+        };
   }
   const diff = differences(plan, vault);
-  if (diff.length) return { code: 'vault_terms_mismatch', message: `Vault terms do not match the plan: ${diff.join('; ')}` };
+  if (diff.length)
+    return { code: 'vault_terms_mismatch', message: `Vault terms do not match the plan: ${diff.join('; ')}` };
   const amount = rawUnits(plan.tokenAmount) ?? 0n;
   const a = ins.allowance;
   if (a === null || a === undefined) {
     return collectedBefore
-      ? { code: 'allowance_expired', message: 'Insufficient allowance: the allowance has expired (no allowance entry is left, and an earlier pull succeeded) (pre-flight)' }
-      : { code: 'insufficient_allowance', message: 'Insufficient allowance: the subscriber has approved nothing for the vault (pre-flight)' };
+      ? {
+          code: 'allowance_expired',
+          message:
+            'Insufficient allowance: the allowance has expired (no allowance entry is left, and an earlier pull succeeded) (pre-flight)',
+        }
+      : {
+          code: 'insufficient_allowance',
+          message: 'Insufficient allowance: the subscriber has approved nothing for the vault (pre-flight)',
+        };
   }
   if (a.liveUntilLedger < ins.latestLedger) {
-    return { code: 'allowance_expired', message: `Insufficient allowance: the allowance expired at ledger ${a.liveUntilLedger} (pre-flight)` };
+    return {
+      code: 'allowance_expired',
+      message: `Insufficient allowance: the allowance expired at ledger ${a.liveUntilLedger} (pre-flight)`,
+    };
   }
   if (a.amount === 0n && a.revoked) {
-    return { code: 'allowance_revoked', message: 'Insufficient allowance: the subscriber revoked the allowance (set to 0) (pre-flight)', subscriberLeft: true };
+    return {
+      code: 'allowance_revoked',
+      message: 'Insufficient allowance: the subscriber revoked the allowance (set to 0) (pre-flight)',
+      subscriberLeft: true,
+    };
   }
-  if (a.amount < amount) return { code: 'insufficient_allowance', message: `Insufficient allowance: ${a.amount} approved, ${amount} needed (pre-flight)` };
+  if (a.amount < amount)
+    return {
+      code: 'insufficient_allowance',
+      message: `Insufficient allowance: ${a.amount} approved, ${amount} needed (pre-flight)`,
+    };
   if (ins.balance !== undefined && ins.balance < amount) {
-    return { code: 'insufficient_balance', message: `Insufficient balance: ${ins.balance} held, ${amount} needed (pre-flight)` };
+    return {
+      code: 'insufficient_balance',
+      message: `Insufficient balance: ${ins.balance} held, ${amount} needed (pre-flight)`,
+    };
   }
   return undefined;
 }
@@ -57,7 +86,9 @@ export function healthAt(plan: PlanTerms, ins: Inspection, due: Date, collectedB
   const problem = preflightProblem(plan, ins, collectedBefore);
   if (problem) {
     const status: HealthStatus =
-      problem.code === 'vault_missing' || problem.code === 'vault_terms_mismatch' || problem.code === 'allowance_revoked'
+      problem.code === 'vault_missing' ||
+      problem.code === 'vault_terms_mismatch' ||
+      problem.code === 'allowance_revoked'
         ? problem.code
         : problem.code === 'insufficient_balance'
           ? 'balance_low'

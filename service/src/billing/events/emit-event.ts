@@ -31,7 +31,11 @@ export interface EventPresenter {
   signingKey(k: StoredSigningKey): JsonObject;
 }
 
-export type EmitEvent = (tx: Pick<Repos, 'events'> | { events: Pick<EventsRepo, 'append'> }, actor: Actor, event: BillingEvent) => Promise<void>;
+export type EmitEvent = (
+  tx: Pick<Repos, 'events'> | { events: Pick<EventsRepo, 'append'> },
+  actor: Actor,
+  event: BillingEvent,
+) => Promise<void>;
 
 /** The row an event becomes, for a repository that writes it within its own statement. */
 export type EventRow = (actor: Actor, event: BillingEvent) => NewEvent;
@@ -49,7 +53,10 @@ export function actorOf(actor: Actor): EventActor {
   }
 }
 
-function shapeOf(present: EventPresenter, e: BillingEvent): { merchant_id: string; object_id: string; object: JsonObject } {
+function shapeOf(
+  present: EventPresenter,
+  e: BillingEvent,
+): { merchant_id: string; object_id: string; object: JsonObject } {
   const [kind] = e.type.split('.');
   switch (kind) {
     case 'plan': {

@@ -40,8 +40,10 @@ export const EVENT_TRIGGERS: Record<EventType, string> = {
   'subscription.balance_low': "the subscriber's balance no longer covers the next cycle",
   'pull.pending': 'a pull attempt was signed and recorded, before it is sent',
   'pull.succeeded': 'a pull attempt was confirmed on-chain',
-  'pull.failed': 'a pull attempt ended without collecting: failed on-chain, refused at submission (rejected) or never included (expired)',
-  'api_key.created': 'an API key was issued (POST /merchants gives the first, POST /merchants/{id}/api-keys the others)',
+  'pull.failed':
+    'a pull attempt ended without collecting: failed on-chain, refused at submission (rejected) or never included (expired)',
+  'api_key.created':
+    'an API key was issued (POST /merchants gives the first, POST /merchants/{id}/api-keys the others)',
   'api_key.revoked': 'DELETE /merchants/{id}/api-keys/{key_id}',
   'signing_key.set': 'PUT /merchants/{id}/signing-key',
   'signing_key.removed': 'DELETE /merchants/{id}/signing-key',
@@ -49,6 +51,15 @@ export const EVENT_TRIGGERS: Record<EventType, string> = {
 
 /** Types emitted today; the rest arrive with automatic collection (statuses unpaid, paused, canceled, health warnings). */
 export const EMITTED_TODAY: EventType[] = [
-  'plan.created', 'subscription.created', 'subscription.past_due', 'subscription.reactivated',
-  'pull.pending', 'pull.succeeded', 'pull.failed', 'api_key.created', 'api_key.revoked', 'signing_key.set', 'signing_key.removed',
+  'plan.created',
+  'subscription.created',
+  'subscription.past_due',
+  'subscription.reactivated',
+  'pull.pending',
+  'pull.succeeded',
+  'pull.failed',
+  'api_key.created',
+  'api_key.revoked',
+  'signing_key.set',
+  'signing_key.removed',
 ];

@@ -14,4 +14,3 @@ export function makeGetEvent(deps: Pick<Repos, 'events'>) {
     return event;
   };
 }
-

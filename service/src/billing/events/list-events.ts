@@ -20,7 +20,9 @@ export function makeListEvents(deps: Pick<Repos, 'events'>) {
     const own = scopedMerchant(ctx);
     // Another merchant's listing is 404, as for every listing (product.md).
     if (own && input.merchant_id && input.merchant_id !== own) throw notFound('Merchant');
-    return deps.events.list({ merchant_id: own ?? input.merchant_id, type: input.type, object_id: input.object_id }, input.page);
+    return deps.events.list(
+      { merchant_id: own ?? input.merchant_id, type: input.type, object_id: input.object_id },
+      input.page,
+    );
   };
 }
-

@@ -7,7 +7,13 @@ import { makeGetEvent } from './get-event.ts';
 
 export function makeRedeliverEvent(deps: Pick<Repos, 'events' | 'webhooks'>) {
   const getEvent = makeGetEvent(deps);
-  return async function redeliverEvent({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ deliveries: number }> {
+  return async function redeliverEvent({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { id: string };
+  }): Promise<{ deliveries: number }> {
     const event = await getEvent({ ctx, input });
     return { deliveries: await deps.webhooks.redeliver(event.id, event.merchant_id, event.type) };
   };

@@ -42,32 +42,54 @@ export function withoutSecrets(body: string): string {
   if (!SECRET_FIELDS.some((f) => typeof obj[f] === 'string')) return body;
   // Re-serialising would round an exact amount, so only the secret's own text is replaced.
   let out = body;
-  for (const f of SECRET_FIELDS) if (typeof obj[f] === 'string') out = out.replace(`${JSON.stringify(f)}:${JSON.stringify(obj[f])}`, `${JSON.stringify(f)}:null`);
+  for (const f of SECRET_FIELDS)
+    if (typeof obj[f] === 'string')
+      out = out.replace(`${JSON.stringify(f)}:${JSON.stringify(obj[f])}`, `${JSON.stringify(f)}:null`);
   return out;
 }
 
 export function makeIdempotentRequests(deps: { idempotency: IdempotencyRepo; secret: string | undefined }) {
   let hmacKey: Promise<string> | undefined;
   const keyOf = () => (hmacKey ??= deps.secret !== undefined ? Promise.resolve(deps.secret) : deps.idempotency.salt());
-  const hmac = async (fingerprint: string) => createHmac('sha256', `idempotency:${await keyOf()}`).update(fingerprint).digest('hex');
+  const hmac = async (fingerprint: string) =>
+    createHmac('sha256', `idempotency:${await keyOf()}`)
+      .update(fingerprint)
+      .digest('hex');
 
-  async function begin({ actor, key, fingerprint }: { actor: Actor; key: string; fingerprint: string }): Promise<Begun> {
+  async function begin({
+    actor,
+    key,
+    fingerprint,
+  }: {
+    actor: Actor;
+    key: string;
+    fingerprint: string;
+  }): Promise<Begun> {
     const scope = scopeOf(actor);
     const requestHmac = await hmac(fingerprint);
     // Two tries: a row that expired between our claim and our read is claimed on the second.
     for (let i = 0; i < 2; i++) {
-      if (await deps.idempotency.claim(scope, key, requestHmac, IDEMPOTENCY_WINDOW_MS, ABANDONED_AFTER_MS)) return { kind: 'run', scope, key };
+      if (await deps.idempotency.claim(scope, key, requestHmac, IDEMPOTENCY_WINDOW_MS, ABANDONED_AFTER_MS))
+        return { kind: 'run', scope, key };
       const stored = await deps.idempotency.find(scope, key);
       if (!stored) continue;
       if (stored.request_hmac !== requestHmac) {
-        throw new BillingError('IDEMPOTENCY_MISMATCH', 'Keys for idempotent requests can only be used with the same method, path and parameters they were first used with', {
-          code: 'idempotency_key_reused',
-        });
+        throw new BillingError(
+          'IDEMPOTENCY_MISMATCH',
+          'Keys for idempotent requests can only be used with the same method, path and parameters they were first used with',
+          {
+            code: 'idempotency_key_reused',
+          },
+        );
       }
       if (stored.status === null || stored.body === null) {
-        throw new BillingError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry after it has answered', {
-          code: 'idempotency_key_in_use',
-        });
+        throw new BillingError(
+          'IDEMPOTENCY_IN_PROGRESS',
+          'A request with this Idempotency-Key is still being processed; retry after it has answered',
+          {
+            code: 'idempotency_key_in_use',
+          },
+        );
       }
       return { kind: 'replay', status: stored.status, body: stored.body };
     }
@@ -78,5 +100,9 @@ export function makeIdempotentRequests(deps: { idempotency: IdempotencyRepo; sec
     await deps.idempotency.complete(run.scope, run.key, status, withoutSecrets(body));
   }
 
-  return { begin, finish, release: (run: { scope: string; key: string }) => deps.idempotency.release(run.scope, run.key) };
+  return {
+    begin,
+    finish,
+    release: (run: { scope: string; key: string }) => deps.idempotency.release(run.scope, run.key),
+  };
 }

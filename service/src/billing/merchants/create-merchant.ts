@@ -12,7 +12,13 @@ import type { NewMerchant, UnitOfWork } from '../ports.ts';
 export type CreateMerchantInput = NewMerchant;
 
 export function makeCreateMerchant(deps: { uow: UnitOfWork; emit: EmitEvent }) {
-  return async function createMerchant({ ctx, input }: { ctx: Ctx; input: CreateMerchantInput }): Promise<{ merchant: Merchant; apiKey: IssuedApiKey }> {
+  return async function createMerchant({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: CreateMerchantInput;
+  }): Promise<{ merchant: Merchant; apiKey: IssuedApiKey }> {
     return deps.uow.run(async (tx) => {
       const merchant = await tx.merchants.insert(input);
       const apiKey = await issueApiKey(tx.apiKeys, merchant.id, null);

@@ -9,7 +9,10 @@ import { notFound } from '../errors.ts';
 import type { Merchant } from '../model.ts';
 import type { MerchantsRepo } from '../ports.ts';
 
-export function makeDeleteMerchant(deps: { merchants: Pick<MerchantsRepo, 'softDelete'>; keyCache: Pick<KeyCache, 'forgetMerchant'> }) {
+export function makeDeleteMerchant(deps: {
+  merchants: Pick<MerchantsRepo, 'softDelete'>;
+  keyCache: Pick<KeyCache, 'forgetMerchant'>;
+}) {
   return async function deleteMerchant({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Merchant> {
     mustSee(ctx, input.id, 'Merchant');
     const deleted = await deps.merchants.softDelete(input.id);

@@ -10,7 +10,13 @@ export function makeListMerchantPlans(deps: {
   merchants: Pick<MerchantsRepo, 'findById'>;
   plans: Pick<PlansRepo, 'listByMerchant'>;
 }) {
-  return async function listMerchantPlans({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; page: PageRequest } }): Promise<Page<Plan>> {
+  return async function listMerchantPlans({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { merchant_id: string; page: PageRequest };
+  }): Promise<Page<Plan>> {
     mustSee(ctx, input.merchant_id, 'Merchant');
     const merchant = await deps.merchants.findById(input.merchant_id);
     if (!merchant || merchant.deleted_at) throw notFound('Merchant');

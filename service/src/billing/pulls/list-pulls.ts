@@ -8,7 +8,10 @@ import type { PullRecord, PullsRepo } from './pulls-port.ts';
 
 const HISTORY_LIMIT = 500;
 
-export function makeListPulls(deps: { subscriptions: Pick<SubscriptionsRepo, 'findById'>; pulls: Pick<PullsRepo, 'listForSubscription'> }) {
+export function makeListPulls(deps: {
+  subscriptions: Pick<SubscriptionsRepo, 'findById'>;
+  pulls: Pick<PullsRepo, 'listForSubscription'>;
+}) {
   return async function listPulls({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<PullRecord[]> {
     const subscription = await deps.subscriptions.findById(input.id);
     if (!subscription || !sees(ctx, subscription.merchant_id)) throw notFound('Subscription');

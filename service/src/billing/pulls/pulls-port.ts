@@ -74,11 +74,23 @@ export type PullRecord = Omit<PullAttempt, 'tx_hash' | 'source_account' | 'max_t
 };
 
 /** A try of the collector that sent nothing, with its cause. */
-export type SkippedTry = Pick<PullAttempt, 'subscription_id' | 'merchant_id' | 'amount'> & { code: string; error: string; now: Date };
+export type SkippedTry = Pick<PullAttempt, 'subscription_id' | 'merchant_id' | 'amount'> & {
+  code: string;
+  error: string;
+  now: Date;
+};
 
 export type NewAttempt = Pick<
   PullAttempt,
-  'subscription_id' | 'merchant_id' | 'amount' | 'tx_hash' | 'source_account' | 'max_time' | 'envelope_xdr' | 'min_ledger' | 'origin'
+  | 'subscription_id'
+  | 'merchant_id'
+  | 'amount'
+  | 'tx_hash'
+  | 'source_account'
+  | 'max_time'
+  | 'envelope_xdr'
+  | 'min_ledger'
+  | 'origin'
 > & {
   now: Date;
 };

@@ -32,9 +32,15 @@ export interface SettleDeps {
   emit: EmitEvent;
 }
 
-export type SettledAttempt = Pick<PullAttempt, 'id' | 'subscription_id' | 'tx_hash' | 'max_time' | 'min_ledger' | 'envelope_xdr' | 'origin'>;
+export type SettledAttempt = Pick<
+  PullAttempt,
+  'id' | 'subscription_id' | 'tx_hash' | 'max_time' | 'min_ledger' | 'envelope_xdr' | 'origin'
+>;
 
-export const dunningPlanOf = (ctx: PullContext) => ({ retryScheduleSeconds: ctx.retryScheduleSeconds, finalStatus: ctx.finalStatus });
+export const dunningPlanOf = (ctx: PullContext) => ({
+  retryScheduleSeconds: ctx.retryScheduleSeconds,
+  finalStatus: ctx.finalStatus,
+});
 
 export const partiesOf = (ctx: PullContext) => ({ user: ctx.customerWallet, merchant: ctx.merchantWallet });
 
@@ -46,7 +52,9 @@ const planTermsOf = (ctx: PullContext) => ({
 
 /** NOT_FOUND past the time bound: the transaction can no longer be included. */
 export function isPastTimeBound(attempt: Pick<PullAttempt, 'max_time'>, obs: TxObservation): boolean {
-  return obs.status === 'NOT_FOUND' && obs.latestLedgerCloseTime > attempt.max_time.getTime() / 1000 + EXPIRY_MARGIN_SECONDS;
+  return (
+    obs.status === 'NOT_FOUND' && obs.latestLedgerCloseTime > attempt.max_time.getTime() / 1000 + EXPIRY_MARGIN_SECONDS
+  );
 }
 
 /**
@@ -66,21 +74,38 @@ const STATUS_EVENTS = {
 } as const;
 
 /** The subscription.* event of a status a pull or a dunning step moved it to; nothing otherwise. */
-export async function statusEvent(deps: Pick<SettleDeps, 'emit'>, tx: Repos, actor: Actor, change: SubscriptionChange | undefined): Promise<void> {
+export async function statusEvent(
+  deps: Pick<SettleDeps, 'emit'>,
+  tx: Repos,
+  actor: Actor,
+  change: SubscriptionChange | undefined,
+): Promise<void> {
   if (!change || change.subscription.status === change.previousStatus) return;
   const type = STATUS_EVENTS[change.subscription.status as keyof typeof STATUS_EVENTS];
   if (type) await deps.emit(tx, actor, { type, object: change.subscription });
 }
 
 /** pull.failed for an attempt that ended without collecting (failed, rejected, expired). */
-export async function resolveUnpaid(deps: Pick<SettleDeps, 'emit'>, tx: Repos, actor: Actor, id: string, outcome: AttemptResolution): Promise<PullAttempt | undefined> {
+export async function resolveUnpaid(
+  deps: Pick<SettleDeps, 'emit'>,
+  tx: Repos,
+  actor: Actor,
+  id: string,
+  outcome: AttemptResolution,
+): Promise<PullAttempt | undefined> {
   const resolved = await tx.pulls.resolve(id, outcome);
   if (resolved) await deps.emit(tx, actor, { type: 'pull.failed', object: resolved });
   return resolved;
 }
 
 /** `actor` is who observed the outcome: the request's caller, or the reconciler (system). */
-export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, obs: TxObservation, actor: Actor): Promise<AttemptOutcome> {
+export async function settleAttempt(
+  deps: SettleDeps,
+  attempt: SettledAttempt,
+  ctx: PullContext,
+  obs: TxObservation,
+  actor: Actor,
+): Promise<AttemptOutcome> {
   const txHash = attempt.tx_hash;
   const at = deps.clock.now();
   if (obs.status === 'SUCCESS') {
@@ -98,12 +123,25 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
   if (obs.status === 'FAILED') {
     await deps.uow.run(async (tx) => {
       const error = 'Transaction failed on-chain';
-      if (await resolveUnpaid(deps, tx, actor, attempt.id, { status: 'failed', ledger: obs.ledger, error, code: 'failed_on_chain', fee_charged: obs.feeCharged, at })) {
+      if (
+        await resolveUnpaid(deps, tx, actor, attempt.id, {
+          status: 'failed',
+          ledger: obs.ledger,
+          error,
+          code: 'failed_on_chain',
+          fee_charged: obs.feeCharged,
+          at,
+        })
+      ) {
         // The spec's 502 makes a manual pull's subscription past_due; a collector's failure is a
         // dunning try and follows the plan's schedule.
         const change =
           attempt.origin === 'collector'
-            ? await tx.pulls.applyDunning(attempt.subscription_id, dunningStep(dunningPlanOf(ctx), ctx.dunningTries, 'try', at), at)
+            ? await tx.pulls.applyDunning(
+                attempt.subscription_id,
+                dunningStep(dunningPlanOf(ctx), ctx.dunningTries, 'try', at),
+                at,
+              )
             : await tx.pulls.markPastDue(attempt.subscription_id, at);
         await statusEvent(deps, tx, actor, change);
       }
@@ -111,10 +149,13 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
     return { kind: 'failed', txHash };
   }
   if (!isPastTimeBound(attempt, obs)) return { kind: 'pending', txHash };
-  const forgotten: ForgottenOutcome = isWithinRetention(attempt, obs) ? 'not_landed' : await establishForgotten(deps, attempt, ctx);
+  const forgotten: ForgottenOutcome = isWithinRetention(attempt, obs)
+    ? 'not_landed'
+    : await establishForgotten(deps, attempt, ctx);
   if (forgotten === 'landed') {
     await confirm(deps, attempt, ctx, actor, {
-      discrepancy: "confirmed from the vault's last pull time: the transaction is older than the RPC's history, so what moved is unknown",
+      discrepancy:
+        "confirmed from the vault's last pull time: the transaction is older than the RPC's history, so what moved is unknown",
       at,
     });
     return { kind: 'confirmed', txHash };
@@ -127,20 +168,39 @@ export async function settleAttempt(deps: SettleDeps, attempt: SettledAttempt, c
   return { kind: 'expired', txHash };
 }
 
-async function confirm(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext, actor: Actor, fields: Omit<AttemptResolution, 'status'>) {
+async function confirm(
+  deps: SettleDeps,
+  attempt: SettledAttempt,
+  ctx: PullContext,
+  actor: Actor,
+  fields: Omit<AttemptResolution, 'status'>,
+) {
   await deps.uow.run(async (tx) => {
     // Pull time is our clock when we see the confirmation (spec, next-billing-date rule 1).
     const confirmed = await tx.pulls.resolve(attempt.id, { status: 'confirmed', ...fields });
     if (!confirmed) return;
     await deps.emit(tx, actor, { type: 'pull.succeeded', object: confirmed });
-    await statusEvent(deps, tx, actor, await tx.pulls.scheduleNext(attempt.subscription_id, nextBillingDate(fields.at, ctx.intervalSeconds), fields.at));
+    await statusEvent(
+      deps,
+      tx,
+      actor,
+      await tx.pulls.scheduleNext(attempt.subscription_id, nextBillingDate(fields.at, ctx.intervalSeconds), fields.at),
+    );
   });
 }
 
-async function establishForgotten(deps: SettleDeps, attempt: SettledAttempt, ctx: PullContext): Promise<ForgottenOutcome> {
+async function establishForgotten(
+  deps: SettleDeps,
+  attempt: SettledAttempt,
+  ctx: PullContext,
+): Promise<ForgottenOutcome> {
   if (!deps.contractId) return 'unknown';
   try {
-    return await deps.gateway.establishForgotten({ envelopeXdr: attempt.envelope_xdr, ...partiesOf(ctx), contractId: deps.contractId });
+    return await deps.gateway.establishForgotten({
+      envelopeXdr: attempt.envelope_xdr,
+      ...partiesOf(ctx),
+      contractId: deps.contractId,
+    });
   } catch {
     return 'unknown'; // the network could not be read: try again later
   }

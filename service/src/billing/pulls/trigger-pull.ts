@@ -51,7 +51,12 @@ const MAX_BUILDS = 4;
 
 export function rejectionToError(err: PullRejection): BillingError {
   // The rejection rides along as the cause: the collector reads what the answer does not show.
-  return new BillingError(err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED', err.message, { code: err.code }, { cause: err });
+  return new BillingError(
+    err.code === 'chain_unavailable' ? 'CHAIN_UNAVAILABLE' : 'PULL_REJECTED',
+    err.message,
+    { code: err.code },
+    { cause: err },
+  );
 }
 
 export function makeTriggerPull(deps: TriggerPullDeps) {
@@ -63,7 +68,8 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
       obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs, partiesOf(ctx));
     } catch (err) {
       // The RPC did not answer while we waited: the attempt stays pending (202) for the reconciler.
-      if (err instanceof PullRejection && err.code === 'chain_unavailable') return { kind: 'pending', txHash: attempt.tx_hash };
+      if (err instanceof PullRejection && err.code === 'chain_unavailable')
+        return { kind: 'pending', txHash: attempt.tx_hash };
       throw err;
     }
     return settleAttempt(deps, attempt, ctx, obs, actor);
@@ -82,12 +88,20 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     return outcome.kind === 'expired' ? undefined : outcome;
   }
 
-  async function attempt(ctx: PullContext, key: MerchantKey, contractId: string, actor: Actor, origin: PullOrigin): Promise<TriggerPullResult> {
+  async function attempt(
+    ctx: PullContext,
+    key: MerchantKey,
+    contractId: string,
+    actor: Actor,
+    origin: PullOrigin,
+  ): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
-      const signed = await gateway.preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore }).catch((err: unknown) => {
-        throw err instanceof PullRejection ? rejectionToError(err) : err;
-      });
+      const signed = await gateway
+        .preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore })
+        .catch((err: unknown) => {
+          throw err instanceof PullRejection ? rejectionToError(err) : err;
+        });
       const now = clock.now();
       // The attempt and its pull.pending event commit together, before anything is sent.
       const recorded = await deps.uow.run(async (tx) => {
@@ -112,7 +126,9 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         const other = await inFlight(ctx, actor);
         if (other) return other;
         if (build < MAX_BUILDS) continue;
-        throw new BillingError('PULL_REJECTED', 'Another pull attempt for this subscription was in flight', { code: 'submission_failed' });
+        throw new BillingError('PULL_REJECTED', 'Another pull attempt for this subscription was in flight', {
+          code: 'submission_failed',
+        });
       }
       try {
         await gateway.send(signed);
@@ -121,7 +137,14 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         // The answer was lost: the network may hold the transaction. The outcome is unknown, so
         // the attempt stays pending for the reconciler and the merchant gets its hash (202).
         if (!err.definitelyNotSent) return { kind: 'pending', txHash: recorded.tx_hash };
-        await deps.uow.run((tx) => resolveUnpaid(deps, tx, actor, recorded.id, { status: 'rejected', error: err.message, code: err.code, at: clock.now() }));
+        await deps.uow.run((tx) =>
+          resolveUnpaid(deps, tx, actor, recorded.id, {
+            status: 'rejected',
+            error: err.message,
+            code: err.code,
+            at: clock.now(),
+          }),
+        );
         if (err.rebuild && build < MAX_BUILDS) continue;
         throw rejectionToError(err);
       }
@@ -135,7 +158,12 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
    * period end whose instant has passed is applied here if the collector has not yet done it.
    */
   async function refuseUnlessLive(ctx: PullContext, actor: Actor): Promise<void> {
-    const status = await applyDueCancel(deps, { id: ctx.subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt }, clock.now(), actor);
+    const status = await applyDueCancel(
+      deps,
+      { id: ctx.subscriptionId, status: ctx.subscriptionStatus, cancelAt: ctx.cancelAt },
+      clock.now(),
+      actor,
+    );
     if (status === 'canceled') throw canceledError();
     if (status === 'paused') throw pausedError();
   }
@@ -145,49 +173,68 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     const key = gateway.parseSecret(secret);
     if (!key) throw new BillingError('INVALID_SECRET', 'Invalid merchant_secret: not a valid Stellar secret key');
     if (key.publicKey !== ctx.merchantWallet) {
-      throw new BillingError('SECRET_MISMATCH', 'merchant_secret does not match the wallet of the plan owner', { code: 'secret_mismatch' });
+      throw new BillingError('SECRET_MISMATCH', 'merchant_secret does not match the wallet of the plan owner', {
+        code: 'secret_mismatch',
+      });
     }
     return key;
   }
 
-  return async function triggerPull({ ctx: caller, input }: { ctx: Ctx; input: TriggerPullInput }): Promise<TriggerPullResult> {
-    if (input.merchant_secret === undefined && caller.actor.kind === 'anonymous') throw new BillingError('VALIDATION', MISSING_SECRET);
+  return async function triggerPull({
+    ctx: caller,
+    input,
+  }: {
+    ctx: Ctx;
+    input: TriggerPullInput;
+  }): Promise<TriggerPullResult> {
+    if (input.merchant_secret === undefined && caller.actor.kind === 'anonymous')
+      throw new BillingError('VALIDATION', MISSING_SECRET);
     const ctx = await pulls.loadContext(input.subscription_id);
     if (!ctx || !sees(caller, ctx.merchantId)) throw new BillingError('NOT_FOUND', 'Subscription not found');
     if (ctx.merchantDeleted) throw new BillingError('NOT_FOUND', 'Merchant not found');
-    const key = input.merchant_secret !== undefined ? keyFromSecret(input.merchant_secret, ctx) : await deps.openSigningKey(ctx.merchantId);
+    const key =
+      input.merchant_secret !== undefined
+        ? keyFromSecret(input.merchant_secret, ctx)
+        : await deps.openSigningKey(ctx.merchantId);
     await refuseUnlessLive(ctx, caller.actor);
     const contractId = deps.contractId;
-    if (!contractId) throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
+    if (!contractId)
+      throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
     // A plan may be priced in fractions of a raw unit (the spec allows decimals), but the vault
     // and the token move whole raw units in i128 only: such a plan cannot be collected.
     if (rawUnits(ctx.tokenAmount) === undefined) {
-      throw new BillingError('PULL_REJECTED', `The plan's token_amount ${ctx.tokenAmount} is not a whole number of raw units within i128: it cannot be pulled`, {
-        code: 'invalid_plan_amount',
-      });
+      throw new BillingError(
+        'PULL_REJECTED',
+        `The plan's token_amount ${ctx.tokenAmount} is not a whole number of raw units within i128: it cannot be pulled`,
+        {
+          code: 'invalid_plan_amount',
+        },
+      );
     }
 
     const actor = caller.actor;
     const settled = await inFlight(ctx, actor);
     if (settled) return settled;
     // One merchant's pulls share its sequence number: queue them in this process.
-    return gateway.serialize(ctx.merchantWallet, async () => {
-      const fresh = (await pulls.loadContext(ctx.subscriptionId)) ?? ctx;
-      const again = await inFlight(fresh, actor);
-      if (again) return again;
-      // next_billing_date is the earliest time the next pull is allowed; the contract's own
-      // clock is only a backstop (create_vault again would reset it).
-      if (fresh.nextBillingDate.getTime() > clock.now().getTime()) {
-        const due = fresh.nextBillingDate.toISOString();
-        throw new BillingError('PULL_REJECTED', `Too early to pull funds: next billing date is ${due}`, {
-          code: 'too_early',
-          next_billing_date: due,
-        });
-      }
-      return attempt(fresh, key, contractId, actor, input.origin ?? 'manual');
-    }).catch((err: unknown) => {
-      // A full or slow merchant queue refuses before anything is built.
-      throw err instanceof PullRejection ? rejectionToError(err) : err;
-    });
+    return gateway
+      .serialize(ctx.merchantWallet, async () => {
+        const fresh = (await pulls.loadContext(ctx.subscriptionId)) ?? ctx;
+        const again = await inFlight(fresh, actor);
+        if (again) return again;
+        // next_billing_date is the earliest time the next pull is allowed; the contract's own
+        // clock is only a backstop (create_vault again would reset it).
+        if (fresh.nextBillingDate.getTime() > clock.now().getTime()) {
+          const due = fresh.nextBillingDate.toISOString();
+          throw new BillingError('PULL_REJECTED', `Too early to pull funds: next billing date is ${due}`, {
+            code: 'too_early',
+            next_billing_date: due,
+          });
+        }
+        return attempt(fresh, key, contractId, actor, input.origin ?? 'manual');
+      })
+      .catch((err: unknown) => {
+        // A full or slow merchant queue refuses before anything is built.
+        throw err instanceof PullRejection ? rejectionToError(err) : err;
+      });
   };
 }

@@ -96,7 +96,11 @@ export class PullRejection extends Error {
   readonly rebuild: boolean;
   /** The subscriber left: it revoked the allowance or cancelled its vault (dunning cancels). */
   readonly subscriberLeft: boolean;
-  constructor(code: PullRejectionCode, message: string, options: { definitelyNotSent?: boolean; rebuild?: boolean; subscriberLeft?: boolean } = {}) {
+  constructor(
+    code: PullRejectionCode,
+    message: string,
+    options: { definitelyNotSent?: boolean; rebuild?: boolean; subscriberLeft?: boolean } = {},
+  ) {
     super(message);
     this.name = 'PullRejection';
     this.code = code;
@@ -163,5 +167,10 @@ export interface VaultGateway {
   /** The network's time now as last observed (unix seconds), refreshed from the RPC when asked to. */
   networkNow(refresh?: boolean): Promise<number>;
   /** For an attempt older than the RPC's memory: establishes from the ledger whether it landed. */
-  establishForgotten(input: { envelopeXdr: string; user: string; merchant: string; contractId: string }): Promise<ForgottenOutcome>;
+  establishForgotten(input: {
+    envelopeXdr: string;
+    user: string;
+    merchant: string;
+    contractId: string;
+  }): Promise<ForgottenOutcome>;
 }

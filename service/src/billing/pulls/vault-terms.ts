@@ -31,14 +31,17 @@ export function differences(plan: PlanTerms, vault: VaultTerms): string[] {
 /** Throws PullRejection('vault_terms_mismatch') naming every field that differs. */
 export function assertVaultMatchesPlan(plan: PlanTerms, vault: VaultTerms): void {
   const diff = differences(plan, vault);
-  if (diff.length > 0) throw new PullRejection('vault_terms_mismatch', `Vault terms do not match the plan: ${diff.join('; ')}`);
+  if (diff.length > 0)
+    throw new PullRejection('vault_terms_mismatch', `Vault terms do not match the plan: ${diff.join('; ')}`);
 }
 
 /** A note for the pull history when what moved is not what the plan asked; undefined when it is. */
 export function transferDiscrepancy(plan: PlanTerms, transfer: Transfer | undefined): string | undefined {
   if (!transfer) return 'no transfer from the subscriber to the merchant in the transaction';
   const notes: string[] = [];
-  if (rawUnits(plan.tokenAmount) !== BigInt(transfer.amount)) notes.push(`${transfer.amount} moved, the plan asks ${plan.tokenAmount}`);
-  if (plan.tokenContractId !== null && transfer.token !== plan.tokenContractId) notes.push(`token ${transfer.token} moved, the plan names ${plan.tokenContractId}`);
+  if (rawUnits(plan.tokenAmount) !== BigInt(transfer.amount))
+    notes.push(`${transfer.amount} moved, the plan asks ${plan.tokenAmount}`);
+  if (plan.tokenContractId !== null && transfer.token !== plan.tokenContractId)
+    notes.push(`token ${transfer.token} moved, the plan names ${plan.tokenContractId}`);
   return notes.length ? `transfer differs from the plan: ${notes.join('; ')}` : undefined;
 }

@@ -18,7 +18,8 @@ export function makeOpenSigningKey(deps: {
     if (!stored) throw new BillingError('VALIDATION', NO_SIGNING_KEY);
     const key = deps.gateway.parseSecret(deps.box.open(stored, sealContext(merchantId, stored.public_key)));
     // Sealing checked it; a failure here means the row was altered outside the service.
-    if (!key || key.publicKey !== stored.public_key) throw new BillingError('SIGNING_KEY_STORE', 'The stored signing key does not open to the key it was stored as');
+    if (!key || key.publicKey !== stored.public_key)
+      throw new BillingError('SIGNING_KEY_STORE', 'The stored signing key does not open to the key it was stored as');
     return key;
   };
 }

@@ -6,7 +6,11 @@ import { notFound } from '../errors.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
 import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
 
-export function makeRemoveSigningKey(deps: { merchants: Pick<MerchantsRepo, 'findById'>; uow: UnitOfWork; emit: EmitEvent }) {
+export function makeRemoveSigningKey(deps: {
+  merchants: Pick<MerchantsRepo, 'findById'>;
+  uow: UnitOfWork;
+  emit: EmitEvent;
+}) {
   return async function removeSigningKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string } }): Promise<void> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
     await deps.uow.run(async (tx) => {

@@ -18,7 +18,11 @@ export interface RotateKekResult {
 export function makeRotateKek(deps: { signingKeys: Pick<SigningKeysRepo, 'listNotUnder' | 'rewrap'>; box: SecretBox }) {
   return async function rotateKek(): Promise<RotateKekResult> {
     const primary = deps.box.primaryKekId;
-    if (primary === undefined) throw new BillingError('SIGNING_KEY_STORE', 'SIGNING_KEY_ENCRYPTION_KEY is not set: there is no key to re-encrypt under');
+    if (primary === undefined)
+      throw new BillingError(
+        'SIGNING_KEY_STORE',
+        'SIGNING_KEY_ENCRYPTION_KEY is not set: there is no key to re-encrypt under',
+      );
     const result: RotateKekResult = { primaryKekId: primary, rewrapped: 0, unreadable: [] };
     let after: string | null = null;
     for (;;) {
@@ -34,7 +38,8 @@ export function makeRotateKek(deps: { signingKeys: Pick<SigningKeysRepo, 'listNo
           continue;
         }
         // A PUT between our read and this write wins: its ciphertext is already under the primary.
-        if (await deps.signingKeys.rewrap(stored.merchant_id, stored, deps.box.seal(plaintext, context))) result.rewrapped++;
+        if (await deps.signingKeys.rewrap(stored.merchant_id, stored, deps.box.seal(plaintext, context)))
+          result.rewrapped++;
       }
       if (batch.length < BATCH) return result;
       after = batch[batch.length - 1].merchant_id;

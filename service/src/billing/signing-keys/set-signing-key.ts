@@ -20,12 +20,22 @@ export function makeSetSigningKey(deps: {
   box: Pick<SecretBox, 'seal'>;
   gateway: Pick<VaultGateway, 'parseSecret'>;
 }) {
-  return async function setSigningKey({ ctx, input }: { ctx: Ctx; input: { merchant_id: string; secret: string } }): Promise<StoredSigningKey> {
+  return async function setSigningKey({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { merchant_id: string; secret: string };
+  }): Promise<StoredSigningKey> {
     const merchant = await liveMerchant(ctx, deps.merchants, input.merchant_id);
     const key = deps.gateway.parseSecret(input.secret);
-    if (!key) throw new BillingError('VALIDATION', 'Invalid input on secret: secret must be a valid Stellar secret key (S…)');
+    if (!key)
+      throw new BillingError('VALIDATION', 'Invalid input on secret: secret must be a valid Stellar secret key (S…)');
     if (key.publicKey !== merchant.wallet_address) {
-      throw new BillingError('VALIDATION', `Invalid input on secret: secret is not the key of the merchant's wallet ${merchant.wallet_address}`);
+      throw new BillingError(
+        'VALIDATION',
+        `Invalid input on secret: secret is not the key of the merchant's wallet ${merchant.wallet_address}`,
+      );
     }
     const sealed = deps.box.seal(input.secret, sealContext(merchant.id, key.publicKey));
     return deps.uow.run(async (tx) => {

@@ -26,7 +26,13 @@ export function makeCreateSubscription(deps: {
   plans: Pick<PlansRepo, 'findOffered'>;
   eventRow: EventRow;
 }) {
-  return async function createSubscription({ ctx, input }: { ctx: Ctx; input: CreateSubscriptionInput }): Promise<Subscription> {
+  return async function createSubscription({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: CreateSubscriptionInput;
+  }): Promise<Subscription> {
     const id = randomUUID();
     const now = deps.clock.now();
     // The row as it will be (merchant_id comes from the plan, in the statement; the event's JSON does not show it).
@@ -45,14 +51,22 @@ export function makeCreateSubscription(deps: {
       created_at: now,
       updated_at: now,
     };
-    const { merchant_id: _fromPlan, ...event } = deps.eventRow(ctx.actor, { type: 'subscription.created', object: draft });
+    const { merchant_id: _fromPlan, ...event } = deps.eventRow(ctx.actor, {
+      type: 'subscription.created',
+      object: draft,
+    });
     // A plan of a soft-deleted merchant is not offered any more: same answer as no plan.
-    const subscription = await deps.subscriptions.insert({ id, ...input, next_billing_date: now, only_merchant_id: scopedMerchant(ctx) }, event);
+    const subscription = await deps.subscriptions.insert(
+      { id, ...input, next_billing_date: now, only_merchant_id: scopedMerchant(ctx) },
+      event,
+    );
     if (!subscription) {
       // Not offered: absent, its merchant deleted, another merchant's (all 404), or archived.
       const plan = await deps.plans.findOffered(input.plan_id);
       if (plan?.archived_at && sees(ctx, plan.merchant_id)) {
-        throw new BillingError('CONFLICT', 'Plan is archived: it takes no new subscriptions', { code: 'plan_archived' });
+        throw new BillingError('CONFLICT', 'Plan is archived: it takes no new subscriptions', {
+          code: 'plan_archived',
+        });
       }
       throw notFound('Plan');
     }

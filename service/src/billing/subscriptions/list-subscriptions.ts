@@ -18,7 +18,13 @@ export function makeListSubscriptions(deps: {
   plans: Pick<PlansRepo, 'findOffered'>;
   subscriptions: Pick<SubscriptionsRepo, 'list'>;
 }) {
-  return async function listSubscriptions({ ctx, input }: { ctx: Ctx; input: ListSubscriptionsInput }): Promise<Page<Subscription>> {
+  return async function listSubscriptions({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: ListSubscriptionsInput;
+  }): Promise<Page<Subscription>> {
     const { scope, filter, page } = input;
     if ('merchant_id' in scope) {
       mustSee(ctx, scope.merchant_id, 'Merchant');

@@ -14,8 +14,10 @@ type Deps = { uow: UnitOfWork; subscriptions: Pick<SubscriptionsRepo, 'findById'
 /** The event of each status these verbs move a subscription to (with the actor who asked). */
 const EVENT_OF = { canceled: 'subscription.canceled', paused: 'subscription.paused' } as const;
 
-export const canceledError = () => new BillingError('CONFLICT', 'Subscription is canceled', { code: 'subscription_canceled' });
-export const pausedError = () => new BillingError('CONFLICT', 'Subscription is paused', { code: 'subscription_paused' });
+export const canceledError = () =>
+  new BillingError('CONFLICT', 'Subscription is canceled', { code: 'subscription_canceled' });
+export const pausedError = () =>
+  new BillingError('CONFLICT', 'Subscription is paused', { code: 'subscription_paused' });
 
 /** A write lost to a concurrent change is read again and decided again, a few times at most. */
 const ATTEMPTS = 3;
@@ -43,7 +45,9 @@ async function change(
     });
     if (updated) return updated;
   }
-  throw new BillingError('CONFLICT', 'The subscription changed while this request ran: try again', { code: 'subscription_busy' });
+  throw new BillingError('CONFLICT', 'The subscription changed while this request ran: try again', {
+    code: 'subscription_busy',
+  });
 }
 
 export function makeCancelSubscription(deps: Deps) {
@@ -89,7 +93,12 @@ export async function applyDueCancel(
 ): Promise<SubscriptionStatus> {
   if (s.status === 'canceled' || !s.cancelAt || s.cancelAt.getTime() > now.getTime()) return s.status;
   const row = await deps.uow.run(async (tx) => {
-    const done = await tx.subscriptions.setState(s.id, s.status, { status: next(s.status, { kind: 'cancel' })!, canceled_at: now, cancel_at: null }, now);
+    const done = await tx.subscriptions.setState(
+      s.id,
+      s.status,
+      { status: next(s.status, { kind: 'cancel' })!, canceled_at: now, cancel_at: null },
+      now,
+    );
     if (done) await deps.emit(tx, actor, { type: 'subscription.canceled', object: done });
     return done;
   });

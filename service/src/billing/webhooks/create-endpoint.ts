@@ -24,14 +24,26 @@ export function makeCreateEndpoint(deps: {
   signer: Pick<WebhookSigner, 'newSecret'>;
   urlPolicy: UrlPolicy;
 }) {
-  return async function createEndpoint({ ctx, input }: { ctx: Ctx; input: CreateEndpointInput }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  return async function createEndpoint({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: CreateEndpointInput;
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const merchant = await endpointOwner(ctx, deps.merchants, input.merchant_id);
     const refused = await deps.urlPolicy.refuse(input.url);
     if (refused) throw new BillingError('VALIDATION', `Invalid input on url: ${refused}`);
     const id = randomUUID();
     const secret = deps.signer.newSecret();
     const event_types = [...new Set(input.event_types)];
-    const endpoint = await deps.webhooks.insertEndpoint({ id, merchant_id: merchant.id, url: input.url, event_types, secret: sealEndpointSecret(deps.box, id, secret) });
+    const endpoint = await deps.webhooks.insertEndpoint({
+      id,
+      merchant_id: merchant.id,
+      url: input.url,
+      event_types,
+      secret: sealEndpointSecret(deps.box, id, secret),
+    });
     return { endpoint, secret };
   };
 }

@@ -45,7 +45,9 @@ export function makeDeliverWebhooks(deps: DeliverDeps) {
     const body = eventBody(d.event);
     let result;
     try {
-      const secrets = [d.secret, ...(d.previous ? [d.previous] : [])].map((s) => openEndpointSecret(deps.box, d.endpoint_id, s));
+      const secrets = [d.secret, ...(d.previous ? [d.previous] : [])].map((s) =>
+        openEndpointSecret(deps.box, d.endpoint_id, s),
+      );
       const headers = deps.signer.headers({ id: d.event_id, timestamp: new Date(), body, secrets });
       result = await deps.sender.send({ url: d.url, headers, body, timeoutMs: policy.timeoutMs });
     } catch (err) {

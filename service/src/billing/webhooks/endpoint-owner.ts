@@ -8,8 +8,16 @@ import { BillingError } from '../errors.ts';
 import type { Merchant } from '../model.ts';
 import type { MerchantsRepo } from '../ports.ts';
 
-export async function endpointOwner(ctx: Ctx, merchants: Pick<MerchantsRepo, 'findById'>, merchantId: string | undefined): Promise<Merchant> {
+export async function endpointOwner(
+  ctx: Ctx,
+  merchants: Pick<MerchantsRepo, 'findById'>,
+  merchantId: string | undefined,
+): Promise<Merchant> {
   const id = merchantId ?? scopedMerchant(ctx);
-  if (id === undefined) throw new BillingError('VALIDATION', 'Invalid input on merchant_id: the operator key must name the merchant (merchant_id)');
+  if (id === undefined)
+    throw new BillingError(
+      'VALIDATION',
+      'Invalid input on merchant_id: the operator key must name the merchant (merchant_id)',
+    );
   return liveMerchant(ctx, merchants, id);
 }

@@ -8,7 +8,11 @@ import type { SealedEndpoint, WebhookEndpoint } from './webhooks-port.ts';
 
 export const endpointNotFound = () => new BillingError('NOT_FOUND', 'Webhook endpoint not found');
 
-export async function visibleEndpoint(ctx: Ctx, webhooks: Pick<Repos['webhooks'], 'findEndpoint'>, id: string): Promise<SealedEndpoint> {
+export async function visibleEndpoint(
+  ctx: Ctx,
+  webhooks: Pick<Repos['webhooks'], 'findEndpoint'>,
+  id: string,
+): Promise<SealedEndpoint> {
   const endpoint = await webhooks.findEndpoint(id);
   if (!endpoint || !sees(ctx, endpoint.merchant_id)) throw endpointNotFound();
   return endpoint;

@@ -6,7 +6,13 @@ import type { Repos } from '../ports.ts';
 import type { WebhookEndpoint } from './webhooks-port.ts';
 
 export function makeListEndpoints(deps: { webhooks: Pick<Repos['webhooks'], 'listEndpoints'> }) {
-  return async function listEndpoints({ ctx, input }: { ctx: Ctx; input: { merchant_id?: string } }): Promise<WebhookEndpoint[]> {
+  return async function listEndpoints({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { merchant_id?: string };
+  }): Promise<WebhookEndpoint[]> {
     const own = scopedMerchant(ctx);
     // Another merchant's listing is 404, as for every listing (product.md).
     if (own && input.merchant_id && input.merchant_id !== own) throw notFound('Merchant');

@@ -16,7 +16,13 @@ export function backoffMs(policy: Pick<RetryPolicy, 'baseMs' | 'maxDelayMs'>, at
 }
 
 /** The next attempt's time, or null when the retry window is over (the delivery has failed). */
-export function nextRetryAt(policy: RetryPolicy, attempt: number, openedAt: Date, now: Date, random: number): Date | null {
+export function nextRetryAt(
+  policy: RetryPolicy,
+  attempt: number,
+  openedAt: Date,
+  now: Date,
+  random: number,
+): Date | null {
   const delay = backoffMs(policy, attempt) * (0.75 + 0.5 * random);
   const at = now.getTime() + delay;
   return at - openedAt.getTime() > policy.retryForMs ? null : new Date(at);

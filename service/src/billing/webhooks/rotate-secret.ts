@@ -17,12 +17,22 @@ export function makeRotateSecret(deps: {
   box: Pick<SecretBox, 'seal' | 'primaryKekId'>;
   signer: Pick<WebhookSigner, 'newSecret'>;
 }) {
-  return async function rotateSecret({ ctx, input }: { ctx: Ctx; input: { id: string; overlap_seconds?: number } }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  return async function rotateSecret({
+    ctx,
+    input,
+  }: {
+    ctx: Ctx;
+    input: { id: string; overlap_seconds?: number };
+  }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const current = await visibleEndpoint(ctx, deps.webhooks, input.id);
     const secret = deps.signer.newSecret();
     // Real time, not the service's clock: the expiry is compared with real time when signing.
     const until = new Date(Date.now() + (input.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS) * 1000);
-    const endpoint = await deps.webhooks.rotateSecret(current.id, sealEndpointSecret(deps.box, current.id, secret), until);
+    const endpoint = await deps.webhooks.rotateSecret(
+      current.id,
+      sealEndpointSecret(deps.box, current.id, secret),
+      until,
+    );
     if (!endpoint) throw endpointNotFound();
     return { endpoint, secret };
   };

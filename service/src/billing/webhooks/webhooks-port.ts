@@ -73,7 +73,13 @@ export interface AttemptRecord {
 }
 
 export interface WebhooksRepo {
-  insertEndpoint(e: { id: string; merchant_id: string; url: string; event_types: EndpointEventTypes; secret: Sealed }): Promise<WebhookEndpoint>;
+  insertEndpoint(e: {
+    id: string;
+    merchant_id: string;
+    url: string;
+    event_types: EndpointEventTypes;
+    secret: Sealed;
+  }): Promise<WebhookEndpoint>;
   /** Live (not deleted) endpoints; merchant_id undefined = every merchant's (the operator). */
   listEndpoints(merchantId: string | undefined): Promise<WebhookEndpoint[]>;
   findEndpoint(id: string): Promise<SealedEndpoint | null>;

@@ -11,7 +11,12 @@ const CUSTOMER_WALLET = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674J
 const USDC = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA';
 const TX_HASH = '3389e9f0f1a65f19736cacf544c2e825313e8447f569233bb8db39aa607c8889';
 
-export const merchant = { id: MERCHANT_ID, name: 'Acme Streaming', wallet_address: MERCHANT_WALLET, created_at: '2026-11-21T16:31:58.434Z' };
+export const merchant = {
+  id: MERCHANT_ID,
+  name: 'Acme Streaming',
+  wallet_address: MERCHANT_WALLET,
+  created_at: '2026-11-21T16:31:58.434Z',
+};
 export const plan = {
   id: PLAN_ID,
   merchant_id: MERCHANT_ID,
@@ -34,7 +39,11 @@ export const subscription = {
 /** GET /subscriptions/{id} shows the latest health check beside the spec's fields. */
 export const subscriptionDetail = {
   ...subscription,
-  health: { status: 'allowance_expiring', checked_at: '2026-12-18T16:32:04.112Z', detail: 'the allowance expires at ledger 612345, about 2026-12-20T09:10:00.000Z, before the next billing date' },
+  health: {
+    status: 'allowance_expiring',
+    checked_at: '2026-12-18T16:32:04.112Z',
+    detail: 'the allowance expires at ledger 612345, about 2026-12-20T09:10:00.000Z, before the next billing date',
+  },
 };
 
 export const pull = {
@@ -55,7 +64,8 @@ export const pull = {
   created_at: '2026-11-21T16:32:01.020Z',
   resolved_at: '2026-11-21T16:32:04.112Z',
 };
-export const cursor = 'WyJjcmVhdGVkIiwiMjAyNi0xMS0yMVQxNjozMTo1OC43MTcwMDBaIiwiNDk1MThiNzctN2I1ZS00ZjliLThmZGEtZWNkNmMwNjYwNmE0Il0.vG5cJ1mI2kqv3bJ0s2W8yA';
+export const cursor =
+  'WyJjcmVhdGVkIiwiMjAyNi0xMS0yMVQxNjozMTo1OC43MTcwMDBaIiwiNDk1MThiNzctN2I1ZS00ZjliLThmZGEtZWNkNmMwNjYwNmE0Il0.vG5cJ1mI2kqv3bJ0s2W8yA';
 /** Illustrative only: real keys are 256 random bits, shown once. */
 export const apiKey = 'bk_8fJ2kQm1Xw3Zr7Tn0VbYs5Lc9PdHa4Ue6GiOq2MfRtK';
 export const key = {
@@ -71,10 +81,16 @@ export const requests = {
   createMerchant: { name: 'Acme Streaming', wallet_address: MERCHANT_WALLET },
   createPlan: { merchant_id: MERCHANT_ID, name: 'Pro monthly', token_amount: '100000000', interval_seconds: 2592000 },
   createSubscription: { plan_id: PLAN_ID, customer_wallet_address: CUSTOMER_WALLET },
-  triggerPull: { subscription_id: SUBSCRIPTION_ID, merchant_secret: 'S… (the merchant wallet\'s secret seed; never logged)' },
+  triggerPull: {
+    subscription_id: SUBSCRIPTION_ID,
+    merchant_secret: "S… (the merchant wallet's secret seed; never logged)",
+  },
   createApiKey: { label: 'billing cron' },
-  setSigningKey: { secret: 'S… (the merchant wallet\'s secret seed; stored encrypted, never returned)' },
-  createEndpoint: { url: 'https://shop.example.com/webhooks/billing', event_types: ['pull.succeeded', 'pull.failed', 'subscription.past_due'] },
+  setSigningKey: { secret: "S… (the merchant wallet's secret seed; stored encrypted, never returned)" },
+  createEndpoint: {
+    url: 'https://shop.example.com/webhooks/billing',
+    event_types: ['pull.succeeded', 'pull.failed', 'subscription.past_due'],
+  },
 };
 
 export const pulled = { message: 'Successfully pulled funds on-chain!', txHash: TX_HASH };
@@ -86,36 +102,62 @@ export const errors = {
   invalid: (field: string, reason: string) => ({ error: invalidInput(field, reason) }),
   notFound: (what: string) => ({ error: `${what} not found` }),
   tooLarge: { error: 'Request body is too large' },
-  mediaType: { error: "Unsupported Media Type: application/x-www-form-urlencoded: send Content-Type: application/json" },
-  database: { error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"' },
+  mediaType: {
+    error: 'Unsupported Media Type: application/x-www-form-urlencoded: send Content-Type: application/json',
+  },
+  database: {
+    error: 'duplicate key value violates unique constraint "subscriptions_customer_wallet_address_plan_id_key"',
+  },
   foreignKey: { error: 'insert or update on table "plans" violates foreign key constraint "plans_merchant_id_fkey"' },
   noDatabase: { error: 'Database client not initialized' },
   databaseUnavailable: { error: 'Database unavailable' },
   apiKeyRequired: { error: 'An API key is required: send Authorization: Bearer <key>', code: 'api_key_required' },
   apiKeyInvalid: { error: 'The API key is unknown or revoked', code: 'api_key_invalid' },
   operatorOnly: { error: 'Only the operator key may do this', code: 'operator_only' },
-  signingKeyStore: { error: 'Signing keys cannot be stored or used: SIGNING_KEY_ENCRYPTION_KEY is not set on the server' },
-  noSigningKey: {
-    error: 'No merchant_secret in the request and no signing key stored for this merchant: send merchant_secret, or store the key with PUT /merchants/{id}/signing-key',
+  signingKeyStore: {
+    error: 'Signing keys cannot be stored or used: SIGNING_KEY_ENCRYPTION_KEY is not set on the server',
   },
-  wrongWallet: { error: "Invalid input on secret: secret is not the key of the merchant's wallet GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H" },
-  unsafeNumber: { error: 'Invalid input on token_amount: 12345678901234567890 cannot be held exactly by a JSON number; send it as a numeric string ("12345678901234567890")' },
+  noSigningKey: {
+    error:
+      'No merchant_secret in the request and no signing key stored for this merchant: send merchant_secret, or store the key with PUT /merchants/{id}/signing-key',
+  },
+  wrongWallet: {
+    error:
+      "Invalid input on secret: secret is not the key of the merchant's wallet GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
+  },
+  unsafeNumber: {
+    error:
+      'Invalid input on token_amount: 12345678901234567890 cannot be held exactly by a JSON number; send it as a numeric string ("12345678901234567890")',
+  },
   invalidSecret: { error: 'Invalid merchant_secret: not a valid Stellar secret key' },
   secretMismatch: { error: 'merchant_secret does not match the wallet of the plan owner', code: 'secret_mismatch' },
   contractMissing: { error: 'contract identifier not set in the environment file' },
-  pullRejected: { error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z', code: 'too_early', next_billing_date: '2026-12-21T16:32:04.112Z' },
+  pullRejected: {
+    error: 'Too early to pull funds: next billing date is 2026-12-21T16:32:04.112Z',
+    code: 'too_early',
+    next_billing_date: '2026-12-21T16:32:04.112Z',
+  },
   canceled: { error: 'Subscription is canceled', code: 'subscription_canceled' },
   paused: { error: 'Subscription is paused', code: 'subscription_paused' },
-  chainUnavailable: { error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms', code: 'chain_unavailable' },
+  chainUnavailable: {
+    error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms',
+    code: 'chain_unavailable',
+  },
   vaultTermsMismatch: {
     error: 'Vault terms do not match the plan: amount_per_interval is 1 in the vault, 100000000 in the plan',
     code: 'vault_terms_mismatch',
   },
   rateLimited: { error: 'Rate limit exceeded, retry in 1 minute' },
-  webhookSecretStore: { error: 'Webhook secrets cannot be stored: SIGNING_KEY_ENCRYPTION_KEY is not set on the server' },
-  idempotencyInUse: { error: 'A request with this Idempotency-Key is still being processed; retry after it has answered', code: 'idempotency_key_in_use' },
+  webhookSecretStore: {
+    error: 'Webhook secrets cannot be stored: SIGNING_KEY_ENCRYPTION_KEY is not set on the server',
+  },
+  idempotencyInUse: {
+    error: 'A request with this Idempotency-Key is still being processed; retry after it has answered',
+    code: 'idempotency_key_in_use',
+  },
   idempotencyReused: {
-    error: 'Keys for idempotent requests can only be used with the same method, path and parameters they were first used with',
+    error:
+      'Keys for idempotent requests can only be used with the same method, path and parameters they were first used with',
     code: 'idempotency_key_reused',
   },
 };
@@ -149,7 +191,13 @@ export const delivery = {
   created_at: '2026-11-21T16:32:04.113Z',
   delivered_at: '2026-11-21T16:32:11.402Z',
   log: [
-    { attempted_at: '2026-11-21T16:32:04.250Z', response_status: 503, error: 'HTTP 503', duration_ms: 41, delivered: false },
+    {
+      attempted_at: '2026-11-21T16:32:04.250Z',
+      response_status: 503,
+      error: 'HTTP 503',
+      duration_ms: 41,
+      delivered: false,
+    },
     { attempted_at: '2026-11-21T16:32:11.380Z', response_status: 200, error: null, duration_ms: 22, delivered: true },
   ],
 };

@@ -23,7 +23,10 @@ import { IDEMPOTENCY_HEADER, webhooksSection } from './webhooks-doc.ts';
 const IDEMPOTENCY_ERRORS: ErrorCase[] = [
   ['IDEMPOTENCY_IN_PROGRESS', errorExamples.idempotencyInUse],
   ['IDEMPOTENCY_MISMATCH', errorExamples.idempotencyReused],
-  ['INVALID_INPUT', errorExamples.invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters')],
+  [
+    'INVALID_INPUT',
+    errorExamples.invalid('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters'),
+  ],
 ];
 
 const ErrorJson = z.object({ error: z.string() }).catchall(z.unknown());
@@ -35,7 +38,11 @@ const isZod = (s: unknown): s is z.ZodType => typeof s === 'object' && s !== nul
 
 /** What a request must look like, in OpenAPI 3.1's JSON Schema dialect (2020-12). */
 function requestSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  });
   return json;
 }
 
@@ -45,7 +52,8 @@ const SECURITY_SCHEMES = {
   merchantKey: {
     type: 'http' as const,
     scheme: 'bearer',
-    description: "A merchant API key (bk_…), from POST /merchants or POST /merchants/{id}/api-keys: acts on that merchant's objects only; another merchant's object answers 404.",
+    description:
+      "A merchant API key (bk_…), from POST /merchants or POST /merchants/{id}/api-keys: acts on that merchant's objects only; another merchant's object answers 404.",
   },
   operatorKey: {
     type: 'http' as const,
@@ -57,7 +65,9 @@ const SECURITY_SCHEMES = {
 /** OpenAPI's `security` of a route: which keys it takes, `{}` when it also works without one. */
 function securityOf(access: RouteAccess, mode: AuthMode): Record<string, string[]>[] {
   if (access === 'none') return [];
-  const keys: Record<string, string[]>[] = ACCESS[access].operatorOnly ? [{ operatorKey: [] }] : [{ merchantKey: [] }, { operatorKey: [] }];
+  const keys: Record<string, string[]>[] = ACCESS[access].operatorOnly
+    ? [{ operatorKey: [] }]
+    : [{ merchantKey: [] }, { operatorKey: [] }];
   return keyRequired(access, mode) ? keys : [{}, ...keys];
 }
 
@@ -79,9 +89,16 @@ function withExactNumbers<T>(schema: T): T {
   return copy;
 }
 
-const statusOf = ([code]: ErrorCase) => (code in EDGE_STATUS ? EDGE_STATUS[code as keyof typeof EDGE_STATUS] : STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE]);
+const statusOf = ([code]: ErrorCase) =>
+  code in EDGE_STATUS
+    ? EDGE_STATUS[code as keyof typeof EDGE_STATUS]
+    : STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE];
 
-function responses(declared: Record<string, object> | undefined, doc: OperationDoc, auth: ErrorCase[]): Record<string, object> {
+function responses(
+  declared: Record<string, object> | undefined,
+  doc: OperationDoc,
+  auth: ErrorCase[],
+): Record<string, object> {
   const out: Record<string, object> = {};
   for (const [status, [description, example]] of Object.entries(doc.answers)) {
     const schema = withExactNumbers(declared?.[status] ?? (typeof example === 'string' ? { type: 'string' } : {}));
@@ -89,11 +106,19 @@ function responses(declared: Record<string, object> | undefined, doc: OperationD
   }
   const byStatus = new Map<number, ErrorCase[]>();
   // RATE_LIMIT_MAX applies to every route but the probes.
-  const errors: ErrorCase[] = [...auth, ...doc.errors, ...(doc.tag === 'Operations' ? [] : [['RATE_LIMITED', rateLimited] as ErrorCase])];
+  const errors: ErrorCase[] = [
+    ...auth,
+    ...doc.errors,
+    ...(doc.tag === 'Operations' ? [] : [['RATE_LIMITED', rateLimited] as ErrorCase]),
+  ];
   for (const e of errors) byStatus.set(statusOf(e), [...(byStatus.get(statusOf(e)) ?? []), e]);
   for (const [status, cases] of byStatus) {
     if (out[status]) continue; // a declared body (e.g. 502 of /trigger-pull) wins
-    out[status] = { ...ERROR_SCHEMA, description: [...new Set(cases.map(([code]) => ERROR_TEXT[code]))].join('; '), examples: cases.map(([, body]) => body) };
+    out[status] = {
+      ...ERROR_SCHEMA,
+      description: [...new Set(cases.map(([code]) => ERROR_TEXT[code]))].join('; '),
+      examples: cases.map(([, body]) => body),
+    };
   }
   return out;
 }
@@ -124,7 +149,12 @@ export function registerApiDocs(app: FastifyInstance, config: Pick<Config, 'auth
       const doc = OPERATIONS[operationKey(method, url)];
       if (schema.hide || !doc) return { schema: declared, url };
       const access = route.config?.access ?? 'none';
-      const out: Record<string, unknown> = { ...schema, summary: doc.summary, tags: [doc.tag], security: securityOf(access, mode) };
+      const out: Record<string, unknown> = {
+        ...schema,
+        summary: doc.summary,
+        tags: [doc.tag],
+        security: securityOf(access, mode),
+      };
       if (doc.description) out.description = doc.description;
       if (doc.contentType) out.produces = [doc.contentType];
       for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
@@ -134,7 +164,11 @@ export function registerApiDocs(app: FastifyInstance, config: Pick<Config, 'auth
       const idempotent = method === 'POST' && access !== 'none';
       if (idempotent) out.headers = IDEMPOTENCY_HEADER;
       const withIdempotency = idempotent ? { ...doc, errors: [...doc.errors, ...IDEMPOTENCY_ERRORS] } : doc;
-      out.response = responses(schema.response as Record<string, object> | undefined, withIdempotency, authErrors(access, mode));
+      out.response = responses(
+        schema.response as Record<string, object> | undefined,
+        withIdempotency,
+        authErrors(access, mode),
+      );
       return { schema: out, url };
     },
   });

@@ -8,7 +8,12 @@ import * as ex from './examples.ts';
 
 /** Errors answered at the edge, before any verb runs. */
 export type EdgeErrorCode = 'INVALID_INPUT' | 'BODY_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED';
-export const EDGE_STATUS: Record<EdgeErrorCode, number> = { INVALID_INPUT: 400, BODY_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429 };
+export const EDGE_STATUS: Record<EdgeErrorCode, number> = {
+  INVALID_INPUT: 400,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+};
 
 /** The response description of each error code in the document. */
 export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
@@ -18,21 +23,28 @@ export const ERROR_TEXT: Record<BillingErrorCode | EdgeErrorCode, string> = {
   RATE_LIMITED: 'Too many requests from this client (only when RATE_LIMIT_MAX is set)',
   VALIDATION: 'Input breaks a rule checked by the service',
   API_KEY_REQUIRED: 'No API key, and this route needs one (`code: api_key_required`)',
-  API_KEY_INVALID: 'The API key is unknown, revoked, of a deleted merchant, or not sent as Bearer (`code: api_key_invalid`)',
+  API_KEY_INVALID:
+    'The API key is unknown, revoked, of a deleted merchant, or not sent as Bearer (`code: api_key_invalid`)',
   OPERATOR_ONLY: 'A merchant key on a route only the operator key may use (`code: operator_only`)',
   DATABASE_UNAVAILABLE: 'The database cannot be reached (the cause is logged, never shown)',
-  SIGNING_KEY_STORE: 'Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is not set, or lacks the key a ciphertext names',
+  SIGNING_KEY_STORE:
+    'Stored signing keys cannot be sealed or opened: SIGNING_KEY_ENCRYPTION_KEY is not set, or lacks the key a ciphertext names',
   INVALID_SECRET: 'merchant_secret is not a Stellar secret key',
   SECRET_MISMATCH: "merchant_secret is not the plan owner's wallet (`code: secret_mismatch`)",
-  CONFLICT: 'The object is in a state that forbids the request (`code`: `subscription_canceled`, `subscription_paused`, `plan_archived`)',
-  NOT_FOUND: "No such resource, its merchant was deleted, or it is another merchant's (a merchant key sees its own objects only)",
+  CONFLICT:
+    'The object is in a state that forbids the request (`code`: `subscription_canceled`, `subscription_paused`, `plan_archived`)',
+  NOT_FOUND:
+    "No such resource, its merchant was deleted, or it is another merchant's (a merchant key sees its own objects only)",
   CONTRACT_ID_MISSING: 'CONTRACT_ID is not configured',
   DB_NOT_INITIALIZED: 'No database configured',
   PULL_REJECTED: `The pull was refused before inclusion; \`code\` says why, one of: ${PULL_REJECTION_CODES.map((c) => `\`${c}\``).join(', ')}`,
-  CHAIN_UNAVAILABLE: 'The Soroban RPC did not answer in time or failed before anything was sent (`code`: `chain_unavailable`); nothing changed',
+  CHAIN_UNAVAILABLE:
+    'The Soroban RPC did not answer in time or failed before anything was sent (`code`: `chain_unavailable`); nothing changed',
   DATABASE: "A database error, with the database's own message",
-  IDEMPOTENCY_IN_PROGRESS: 'The first request with this Idempotency-Key is still running (`code: idempotency_key_in_use`); retry once it has answered',
-  IDEMPOTENCY_MISMATCH: 'This Idempotency-Key was first used with another method, path or body (`code: idempotency_key_reused`)',
+  IDEMPOTENCY_IN_PROGRESS:
+    'The first request with this Idempotency-Key is still running (`code: idempotency_key_in_use`); retry once it has answered',
+  IDEMPOTENCY_MISMATCH:
+    'This Idempotency-Key was first used with another method, path or body (`code: idempotency_key_reused`)',
 };
 
 /** The status table of billing/subscriptions/status-machine.ts, for readers of the document. */
@@ -67,7 +79,13 @@ const NO_DB: ErrorCase = ['DB_NOT_INITIALIZED', ex.errors.noDatabase];
 const DB_DOWN: ErrorCase = ['DATABASE_UNAVAILABLE', ex.errors.databaseUnavailable];
 const badId: ErrorCase = ['INVALID_INPUT', ex.errors.invalid('id', 'id parameter must be a valid UUID')];
 /** Every route taking a JSON body can also meet these. */
-const bodyErrors: ErrorCase[] = [['BODY_TOO_LARGE', ex.errors.tooLarge], ['UNSUPPORTED_MEDIA_TYPE', ex.errors.mediaType], DB, DB_DOWN, NO_DB];
+const bodyErrors: ErrorCase[] = [
+  ['BODY_TOO_LARGE', ex.errors.tooLarge],
+  ['UNSUPPORTED_MEDIA_TYPE', ex.errors.mediaType],
+  DB,
+  DB_DOWN,
+  NO_DB,
+];
 const readErrors = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, DB_DOWN, NO_DB];
 const listErrors = (what: string): ErrorCase[] => [
   ...readErrors(what),
@@ -75,15 +93,28 @@ const listErrors = (what: string): ErrorCase[] => [
 ];
 const page = (key: string, item: unknown) => ({ [key]: [item], next_cursor: ex.cursor });
 
-const credentialRead = (what: string): ErrorCase[] => [badId, ['NOT_FOUND', ex.errors.notFound(what)], DB, DB_DOWN, NO_DB];
+const credentialRead = (what: string): ErrorCase[] => [
+  badId,
+  ['NOT_FOUND', ex.errors.notFound(what)],
+  DB,
+  DB_DOWN,
+  NO_DB,
+];
 
 export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /events': {
     summary: "The merchant's events, newest first (filters: type, object_id)",
     tag: 'Events',
-    description: 'A key is needed in both modes. A merchant key sees its own events; the operator key every merchant\'s (or one, with merchant_id). Each event type\'s payload is in this document\'s webhooks section.',
+    description:
+      "A key is needed in both modes. A merchant key sees its own events; the operator key every merchant's (or one, with merchant_id). Each event type's payload is in this document's webhooks section.",
     answers: { 200: ['One page; follow next_cursor for older events', { events: [ex.event], next_cursor: ex.cursor }] },
-    errors: [['INVALID_INPUT', ex.errors.invalid('type', 'Invalid option: expected one of "plan.created"|…')], ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')], DB, DB_DOWN, NO_DB],
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('type', 'Invalid option: expected one of "plan.created"|…')],
+      ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')],
+      DB,
+      DB_DOWN,
+      NO_DB,
+    ],
   },
   'GET /events/{id}': {
     summary: 'Read an event',
@@ -98,20 +129,31 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: credentialRead('Event'),
   },
   'POST /events/{id}/redeliver': {
-    summary: "Send the event again, now, to every enabled endpoint of the merchant that listens to its type",
+    summary: 'Send the event again, now, to every enabled endpoint of the merchant that listens to its type',
     tag: 'Events',
-    description: 'The same webhook-id as before, so receivers can drop what they already have. A fresh retry window starts.',
+    description:
+      'The same webhook-id as before, so receivers can drop what they already have. A fresh retry window starts.',
     request: {},
-    answers: { 202: ['Scheduled; see GET /events/{id}/deliveries', { message: 'Event scheduled for redelivery', deliveries: 1 }] },
+    answers: {
+      202: ['Scheduled; see GET /events/{id}/deliveries', { message: 'Event scheduled for redelivery', deliveries: 1 }],
+    },
     errors: [...credentialRead('Event'), ...bodyErrors],
   },
   'POST /webhook-endpoints': {
     summary: 'Register a URL that receives events, signed per Standard Webhooks (the secret is shown once)',
     tag: 'Webhooks',
-    description: 'https only in production, and never to loopback, private or link-local addresses there. With the operator key, merchant_id names the merchant.',
+    description:
+      'https only in production, and never to loopback, private or link-local addresses there. With the operator key, merchant_id names the merchant.',
     request: ex.requests.createEndpoint,
-    answers: { 201: ['Created; secret is not shown again', { webhook_endpoint: ex.endpoint, secret: ex.webhookSecret }] },
-    errors: [['INVALID_INPUT', ex.errors.invalid('url', 'url must use https:// in production')], ['NOT_FOUND', ex.errors.notFound('Merchant')], ['SIGNING_KEY_STORE', ex.errors.webhookSecretStore], ...bodyErrors],
+    answers: {
+      201: ['Created; secret is not shown again', { webhook_endpoint: ex.endpoint, secret: ex.webhookSecret }],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('url', 'url must use https:// in production')],
+      ['NOT_FOUND', ex.errors.notFound('Merchant')],
+      ['SIGNING_KEY_STORE', ex.errors.webhookSecretStore],
+      ...bodyErrors,
+    ],
   },
   'GET /webhook-endpoints': {
     summary: "The merchant's webhook endpoints (never their secrets)",
@@ -135,7 +177,15 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'A new signing secret (shown once); the previous one keeps signing beside it for overlap_seconds',
     tag: 'Webhooks',
     request: { overlap_seconds: 86400 },
-    answers: { 200: ['Rotated; during the overlap webhook-signature carries both signatures', { webhook_endpoint: { ...ex.endpoint, previous_secret_expires_at: '2026-11-23T09:00:00.000Z' }, secret: ex.webhookSecret }] },
+    answers: {
+      200: [
+        'Rotated; during the overlap webhook-signature carries both signatures',
+        {
+          webhook_endpoint: { ...ex.endpoint, previous_secret_expires_at: '2026-11-23T09:00:00.000Z' },
+          secret: ex.webhookSecret,
+        },
+      ],
+    },
     errors: [...credentialRead('Webhook endpoint'), ['SIGNING_KEY_STORE', ex.errors.webhookSecretStore], ...bodyErrors],
   },
   'GET /health': {
@@ -143,7 +193,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Operations',
     answers: {
       200: ['Alive', { status: 'ok' }],
-      503: ['The database did not answer within 2 s, or none is configured', { status: 'unavailable', error: 'database did not answer within 2000 ms' }],
+      503: [
+        'The database did not answer within 2 s, or none is configured',
+        { status: 'unavailable', error: 'database did not answer within 2000 ms' },
+      ],
     },
     errors: [],
   },
@@ -151,14 +204,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Readiness: the database answers and every migration of this build has been applied',
     tag: 'Operations',
     answers: {
-      200: ['Ready for traffic (in production with AUTH_MODE=open, with a `warning`)', { status: 'ready', migrations: 5 }],
-      503: ['Database unreachable, or the schema is behind this build', { status: 'unavailable', error: 'migrations not applied: 0003_listing_indexes' }],
+      200: [
+        'Ready for traffic (in production with AUTH_MODE=open, with a `warning`)',
+        { status: 'ready', migrations: 5 },
+      ],
+      503: [
+        'Database unreachable, or the schema is behind this build',
+        { status: 'unavailable', error: 'migrations not applied: 0003_listing_indexes' },
+      ],
     },
     errors: [],
   },
   'GET /metrics': {
     summary: 'Prometheus metrics: requests, latency, pull outcomes, RPC latency, pending attempts',
-    description: 'On METRICS_PORT instead when that is set; with METRICS_AUTH=operator (the default in keys mode) only the operator key may read it.',
+    description:
+      'On METRICS_PORT instead when that is set; with METRICS_AUTH=operator (the default in keys mode) only the operator key may read it.',
     tag: 'Operations',
     contentType: 'text/plain',
     answers: {
@@ -174,21 +234,40 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Merchants',
     description: 'In keys mode only the operator key may create merchants.',
     request: ex.requests.createMerchant,
-    answers: { 201: ['Created; api_key is not shown again', { message: 'Merchant created', merchant: ex.merchant, api_key: ex.apiKey }] },
-    errors: [['INVALID_INPUT', ex.errors.invalid('wallet_address', 'must be a valid Stellar Ed25519 public address')], ...bodyErrors],
+    answers: {
+      201: [
+        'Created; api_key is not shown again',
+        { message: 'Merchant created', merchant: ex.merchant, api_key: ex.apiKey },
+      ],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('wallet_address', 'must be a valid Stellar Ed25519 public address')],
+      ...bodyErrors,
+    ],
   },
   'GET /merchants': {
     summary: 'List every live merchant, oldest first (operator)',
     tag: 'Merchants',
-    answers: { 200: ['One page; follow next_cursor for the next', { merchants: [ex.merchant], next_cursor: ex.cursor }] },
-    errors: [['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')], DB, DB_DOWN, NO_DB],
+    answers: {
+      200: ['One page; follow next_cursor for the next', { merchants: [ex.merchant], next_cursor: ex.cursor }],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('limit', 'limit must be an integer from 1 to 500')],
+      DB,
+      DB_DOWN,
+      NO_DB,
+    ],
   },
   'POST /merchants/{id}/api-keys': {
     summary: 'Create an API key for a merchant (shown once)',
     tag: 'Credentials',
     request: ex.requests.createApiKey,
     answers: { 201: ['Created; api_key is not shown again', { api_key: ex.apiKey, key: ex.key }] },
-    errors: [['INVALID_INPUT', ex.errors.invalid('label', 'label cannot be empty')], ...readErrors('Merchant'), ...bodyErrors],
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('label', 'label cannot be empty')],
+      ...readErrors('Merchant'),
+      ...bodyErrors,
+    ],
   },
   'GET /merchants/{id}/api-keys': {
     summary: "A merchant's live API keys (prefix, label, dates; never the key)",
@@ -199,16 +278,28 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'DELETE /merchants/{id}/api-keys/{key_id}': {
     summary: 'Revoke an API key: refused at once on this replica, within 10 s on the others',
     tag: 'Credentials',
-    answers: { 200: ['Revoked', { message: 'API key revoked', key: { ...ex.key, revoked_at: '2026-11-22T09:00:00.000Z' } }] },
-    errors: [...readErrors('Merchant'), ['NOT_FOUND', ex.errors.notFound('API key')], ['INVALID_INPUT', ex.errors.invalid('key_id', 'key_id parameter must be a valid UUID')]],
+    answers: {
+      200: ['Revoked', { message: 'API key revoked', key: { ...ex.key, revoked_at: '2026-11-22T09:00:00.000Z' } }],
+    },
+    errors: [
+      ...readErrors('Merchant'),
+      ['NOT_FOUND', ex.errors.notFound('API key')],
+      ['INVALID_INPUT', ex.errors.invalid('key_id', 'key_id parameter must be a valid UUID')],
+    ],
   },
   'PUT /merchants/{id}/signing-key': {
-    summary: "Store the merchant wallet's signing key, encrypted (AES-256-GCM), for /trigger-pull without merchant_secret",
+    summary:
+      "Store the merchant wallet's signing key, encrypted (AES-256-GCM), for /trigger-pull without merchant_secret",
     tag: 'Credentials',
     description: "The secret must be the wallet's own key; it is never returned or logged. Replaces a stored key.",
     request: ex.requests.setSigningKey,
     answers: { 200: ['Stored', { signing_key: ex.signingKey }] },
-    errors: [['VALIDATION', ex.errors.wrongWallet], ['SIGNING_KEY_STORE', ex.errors.signingKeyStore], ...readErrors('Merchant'), ...bodyErrors],
+    errors: [
+      ['VALIDATION', ex.errors.wrongWallet],
+      ['SIGNING_KEY_STORE', ex.errors.signingKeyStore],
+      ...readErrors('Merchant'),
+      ...bodyErrors,
+    ],
   },
   'DELETE /merchants/{id}/signing-key': {
     summary: "Remove the merchant's stored signing key",
@@ -225,7 +316,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'DELETE /merchants/{id}': {
     summary: 'Soft-delete a merchant: its plans are withdrawn, its subscriptions stay readable',
     tag: 'Merchants',
-    answers: { 200: ['Deleted', { message: 'Merchant deleted', merchant: { ...ex.merchant, deleted_at: '2026-11-21T16:31:59.423Z' } }] },
+    answers: {
+      200: [
+        'Deleted',
+        { message: 'Merchant deleted', merchant: { ...ex.merchant, deleted_at: '2026-11-21T16:31:59.423Z' } },
+      ],
+    },
     errors: readErrors('Merchant'),
   },
   'GET /merchants/{id}/plans': {
@@ -239,7 +335,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Merchants',
     description: 'Ordered by created_at; with due_before, by next_billing_date (the work list of due subscriptions).',
     answers: { 200: ['One page; follow next_cursor for the next', page('subscriptions', ex.subscription)] },
-    errors: [...listErrors('Merchant'), ['INVALID_INPUT', ex.errors.invalid('due_before', 'due_before must be an ISO 8601 date-time')]],
+    errors: [
+      ...listErrors('Merchant'),
+      ['INVALID_INPUT', ex.errors.invalid('due_before', 'due_before must be an ISO 8601 date-time')],
+    ],
   },
   'POST /plans': {
     summary: 'Create a plan',
@@ -257,7 +356,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /plans/{id}': {
     summary: "Read a plan with its merchant's wallet (for a checkout; no key needed)",
     tag: 'Plans',
-    answers: { 200: ['The plan', { plan: { ...ex.plan, merchant: { id: ex.merchant.id, name: ex.merchant.name, wallet_address: ex.merchant.wallet_address } } }] },
+    answers: {
+      200: [
+        'The plan',
+        {
+          plan: {
+            ...ex.plan,
+            merchant: { id: ex.merchant.id, name: ex.merchant.name, wallet_address: ex.merchant.wallet_address },
+          },
+        },
+      ],
+    },
     errors: readErrors('Plan'),
   },
   'GET /plans/{id}/subscriptions': {
@@ -289,14 +398,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Archive a plan: no new subscriptions (409 plan_archived), existing ones go on; a new price is a new plan',
     tag: 'Plans',
     request: {},
-    answers: { 200: ['The plan with its archived_at', { plan: { ...ex.plan, archived_at: '2026-12-01T00:00:00.000Z' } }] },
+    answers: {
+      200: ['The plan with its archived_at', { plan: { ...ex.plan, archived_at: '2026-12-01T00:00:00.000Z' } }],
+    },
     errors: [...readErrors('Plan'), ...bodyErrors],
   },
   'POST /subscriptions/{id}/cancel': {
-    summary: 'Cancel now, or at the end of the period paid for (`at_period_end`): a canceled subscription is never pulled again',
+    summary:
+      'Cancel now, or at the end of the period paid for (`at_period_end`): a canceled subscription is never pulled again',
     tag: 'Subscriptions',
     request: { at_period_end: true },
-    answers: { 200: ['The subscription (with `cancel_at` when at period end)', { subscription: { ...ex.subscriptionDetail, cancel_at: ex.subscription.next_billing_date } }] },
+    answers: {
+      200: [
+        'The subscription (with `cancel_at` when at period end)',
+        { subscription: { ...ex.subscriptionDetail, cancel_at: ex.subscription.next_billing_date } },
+      ],
+    },
     errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
   },
   'POST /subscriptions/{id}/pause': {
@@ -320,9 +437,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: readErrors('Subscription'),
   },
   'POST /trigger-pull': {
-    summary: "Collect one billing cycle: pull_funds(user, merchant) on the vault contract",
+    summary: 'Collect one billing cycle: pull_funds(user, merchant) on the vault contract',
     tag: 'Pulls',
-    description: "Signed with merchant_secret when sent (the spec's flow); a caller with an API key may omit it to sign with the merchant's stored signing key.",
+    description:
+      "Signed with merchant_secret when sent (the spec's flow); a caller with an API key may omit it to sign with the merchant's stored signing key.",
     request: ex.requests.triggerPull,
     answers: {
       200: ['Confirmed on-chain; the next billing date is scheduled', ex.pulled],

@@ -13,7 +13,10 @@ export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
     '/merchants/:id/api-keys',
     { schema: { params: IdParams, body: CreateApiKeyBody, response: apiKeyResponses.create }, config },
     async (request, reply) => {
-      const issued = await createApiKey({ ctx: ctxOf(request), input: { merchant_id: request.params.id, label: request.body.label } });
+      const issued = await createApiKey({
+        ctx: ctxOf(request),
+        input: { merchant_id: request.params.id, label: request.body.label },
+      });
       return reply.code(201).send({ api_key: issued.secret, key: apiKeyJson(issued.key) });
     },
   );
@@ -31,7 +34,10 @@ export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
     '/merchants/:id/api-keys/:key_id',
     { schema: { params: KeyParams, response: apiKeyResponses.revoke }, config },
     async (request) => {
-      const key = await revokeApiKey({ ctx: ctxOf(request), input: { merchant_id: request.params.id, key_id: request.params.key_id } });
+      const key = await revokeApiKey({
+        ctx: ctxOf(request),
+        input: { merchant_id: request.params.id, key_id: request.params.key_id },
+      });
       return { message: 'API key revoked', key: { ...apiKeyJson(key), revoked_at: toIso(key.revoked_at as Date) } };
     },
   );

@@ -16,7 +16,9 @@ export const merchantRoutes: RoutesPlugin = async (app, { deps }) => {
     { schema: { body: CreateMerchantBody, response: merchantResponses.create }, config: { access: 'operator' } },
     async (request, reply) => {
       const { merchant, apiKey } = await createMerchant({ ctx: ctxOf(request), input: request.body });
-      return reply.code(201).send({ message: 'Merchant created', merchant: merchantJson(merchant), api_key: apiKey.secret });
+      return reply
+        .code(201)
+        .send({ message: 'Merchant created', merchant: merchantJson(merchant), api_key: apiKey.secret });
     },
   );
 
@@ -27,7 +29,10 @@ export const merchantRoutes: RoutesPlugin = async (app, { deps }) => {
     async (request) => {
       const q = request.query;
       const page = await listMerchants({ ctx: ctxOf(request), input: { page: pageOf(deps.cursors, q) } });
-      return { merchants: page.items.map(merchantJson), next_cursor: page.next ? deps.cursors.encode(q.order, page.next) : null };
+      return {
+        merchants: page.items.map(merchantJson),
+        next_cursor: page.next ? deps.cursors.encode(q.order, page.next) : null,
+      };
     },
   );
 
@@ -46,7 +51,10 @@ export const merchantRoutes: RoutesPlugin = async (app, { deps }) => {
     async (request) => {
       const merchant = await deleteMerchant({ ctx: ctxOf(request), input: request.params });
       // deleted_at is always set on what a soft delete returns.
-      return { message: 'Merchant deleted', merchant: { ...merchantJson(merchant), deleted_at: toIso(merchant.deleted_at as Date) } };
+      return {
+        message: 'Merchant deleted',
+        merchant: { ...merchantJson(merchant), deleted_at: toIso(merchant.deleted_at as Date) },
+      };
     },
   );
 };

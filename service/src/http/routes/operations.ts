@@ -7,7 +7,7 @@ import { pendingMigrations, shippedMigrations } from '../../storage/migrate.ts';
 import { logProbeFailure, PROBE_TIMEOUT_MS, withTimeout } from './health.ts';
 
 export const OPEN_IN_PRODUCTION =
-  'AUTH_MODE=open in production: requests without an API key may create, read and delete every merchant\'s data; set AUTH_MODE=keys';
+  "AUTH_MODE=open in production: requests without an API key may create, read and delete every merchant's data; set AUTH_MODE=keys";
 
 export const operationsRoutes: RoutesPlugin = async (app, { deps }) => {
   // The files cannot change under a running process: read them once.
@@ -19,7 +19,9 @@ export const operationsRoutes: RoutesPlugin = async (app, { deps }) => {
     try {
       const pending = await withTimeout(pendingMigrations(deps.db, shipped), PROBE_TIMEOUT_MS);
       if (pending.length > 0) {
-        return reply.code(503).send({ status: 'unavailable', ...errorBody(`migrations not applied: ${pending.join(', ')}`) });
+        return reply
+          .code(503)
+          .send({ status: 'unavailable', ...errorBody(`migrations not applied: ${pending.join(', ')}`) });
       }
       return { status: 'ready', migrations: shipped.length, ...warning };
     } catch (err) {

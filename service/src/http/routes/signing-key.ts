@@ -13,7 +13,10 @@ export const signingKeyRoutes: RoutesPlugin = async (app, { deps }) => {
     '/merchants/:id/signing-key',
     { schema: { params: IdParams, body: SetSigningKeyBody, response: signingKeyResponses.put }, config },
     async (request) => {
-      const stored = await setSigningKey({ ctx: ctxOf(request), input: { merchant_id: request.params.id, secret: request.body.secret } });
+      const stored = await setSigningKey({
+        ctx: ctxOf(request),
+        input: { merchant_id: request.params.id, secret: request.body.secret },
+      });
       return { signing_key: signingKeyJson(stored) };
     },
   );

@@ -15,7 +15,10 @@ export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.post<{ Body: CreateSubscriptionBody }>(
     '/subscriptions',
-    { schema: { body: CreateSubscriptionBody, response: subscriptionResponses.create }, config: { access: 'merchant' } },
+    {
+      schema: { body: CreateSubscriptionBody, response: subscriptionResponses.create },
+      config: { access: 'merchant' },
+    },
     async (request, reply) => {
       const subscription = await createSubscription({ ctx: ctxOf(request), input: request.body });
       return reply.code(201).send({ message: 'Subscription created', subscription: subscriptionJson(subscription) });
@@ -33,18 +36,29 @@ export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
 
   app.post<{ Params: IdParams; Body: CancelSubscriptionBody }>(
     '/subscriptions/:id/cancel',
-    { schema: { params: IdParams, body: CancelSubscriptionBody, response: subscriptionResponses.get }, config: { access: 'merchant' } },
+    {
+      schema: { params: IdParams, body: CancelSubscriptionBody, response: subscriptionResponses.get },
+      config: { access: 'merchant' },
+    },
     async (request) => {
       const input = { id: request.params.id, at_period_end: request.body.at_period_end ?? false };
       return { subscription: subscriptionDetailJson(await cancelSubscription({ ctx: ctxOf(request), input })) };
     },
   );
 
-  for (const [action, verb] of [['pause', pauseSubscription], ['resume', resumeSubscription]] as const) {
+  for (const [action, verb] of [
+    ['pause', pauseSubscription],
+    ['resume', resumeSubscription],
+  ] as const) {
     app.post<{ Params: IdParams }>(
       `/subscriptions/:id/${action}`,
-      { schema: { params: IdParams, body: NoBody, response: subscriptionResponses.get }, config: { access: 'merchant' } },
-      async (request) => ({ subscription: subscriptionDetailJson(await verb({ ctx: ctxOf(request), input: request.params })) }),
+      {
+        schema: { params: IdParams, body: NoBody, response: subscriptionResponses.get },
+        config: { access: 'merchant' },
+      },
+      async (request) => ({
+        subscription: subscriptionDetailJson(await verb({ ctx: ctxOf(request), input: request.params })),
+      }),
     );
   }
 };

@@ -16,7 +16,9 @@ export const triggerPullRoutes: RoutesPlugin = async (app, { deps }) => {
         case 'confirmed':
           return reply.code(200).send({ message: 'Successfully pulled funds on-chain!', txHash: result.txHash });
         case 'pending':
-          return reply.code(202).send({ message: 'Transaction submitted but not yet confirmed', txHash: result.txHash });
+          return reply
+            .code(202)
+            .send({ message: 'Transaction submitted but not yet confirmed', txHash: result.txHash });
         case 'failed':
           return reply.code(502).send({ error: 'Transaction failed on-chain', txHash: result.txHash });
       }

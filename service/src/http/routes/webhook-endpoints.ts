@@ -3,7 +3,13 @@
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
 import { IdParams } from '../schemas/common.ts';
-import { CreateEndpointBody, EndpointListQuery, endpointJson, endpointResponses, RotateSecretBody } from '../schemas/webhook-endpoints.ts';
+import {
+  CreateEndpointBody,
+  EndpointListQuery,
+  endpointJson,
+  endpointResponses,
+  RotateSecretBody,
+} from '../schemas/webhook-endpoints.ts';
 
 export const webhookEndpointRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createEndpoint, listEndpoints, getEndpoint, deleteEndpoint, rotateSecret } = deps.eventVerbs;
@@ -27,20 +33,31 @@ export const webhookEndpointRoutes: RoutesPlugin = async (app, { deps }) => {
     },
   );
 
-  app.get<{ Params: IdParams }>('/webhook-endpoints/:id', { schema: { params: IdParams, response: endpointResponses.get }, config }, async (request) => {
-    return { webhook_endpoint: endpointJson(await getEndpoint({ ctx: ctxOf(request), input: request.params })) };
-  });
+  app.get<{ Params: IdParams }>(
+    '/webhook-endpoints/:id',
+    { schema: { params: IdParams, response: endpointResponses.get }, config },
+    async (request) => {
+      return { webhook_endpoint: endpointJson(await getEndpoint({ ctx: ctxOf(request), input: request.params })) };
+    },
+  );
 
-  app.delete<{ Params: IdParams }>('/webhook-endpoints/:id', { schema: { params: IdParams, response: endpointResponses.delete }, config }, async (request) => {
-    const endpoint = await deleteEndpoint({ ctx: ctxOf(request), input: request.params });
-    return { message: 'Webhook endpoint deleted', webhook_endpoint: endpointJson(endpoint) };
-  });
+  app.delete<{ Params: IdParams }>(
+    '/webhook-endpoints/:id',
+    { schema: { params: IdParams, response: endpointResponses.delete }, config },
+    async (request) => {
+      const endpoint = await deleteEndpoint({ ctx: ctxOf(request), input: request.params });
+      return { message: 'Webhook endpoint deleted', webhook_endpoint: endpointJson(endpoint) };
+    },
+  );
 
   app.post<{ Params: IdParams; Body: RotateSecretBody }>(
     '/webhook-endpoints/:id/rotate-secret',
     { schema: { params: IdParams, body: RotateSecretBody, response: endpointResponses.rotate }, config },
     async (request) => {
-      const { endpoint, secret } = await rotateSecret({ ctx: ctxOf(request), input: { id: request.params.id, overlap_seconds: request.body.overlap_seconds } });
+      const { endpoint, secret } = await rotateSecret({
+        ctx: ctxOf(request),
+        input: { id: request.params.id, overlap_seconds: request.body.overlap_seconds },
+      });
       return { webhook_endpoint: endpointJson(endpoint), secret };
     },
   );

@@ -27,7 +27,9 @@ export const ApiKeyJson = z.strictObject({
   prefix: z.string().meta({ description: "The key's first characters, to recognise it" }),
   label: z.string().nullable(),
   created_at: isoTimestamp,
-  last_used_at: isoTimestamp.nullable().meta({ description: 'Updated at most every 30 s per replica; may lag real use by up to a minute' }),
+  last_used_at: isoTimestamp
+    .nullable()
+    .meta({ description: 'Updated at most every 30 s per replica; may lag real use by up to a minute' }),
 });
 export type ApiKeyJson = z.infer<typeof ApiKeyJson>;
 

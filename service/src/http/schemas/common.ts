@@ -40,34 +40,38 @@ const positiveAmount = z.number().gt(0, 'token_amount must be greater than 0');
  * one the token can count (i128) with the token's 7 decimals: anything else would reach
  * PostgreSQL as an overflow (500) or be a plan no pull can ever collect.
  */
-export const tokenAmount = z.unknown().transform((raw, ctx) => {
-  // A decimal string is judged on its digits alone: through Number(), "1e-100000" would read as 0
-  // and "1e100000" as Infinity. Anything else gets Zod's own reasons (NaN, wrong type, ≤ 0).
-  const text = typeof raw === 'string' ? raw.trim() : String(raw);
-  const d = typeof raw === 'string' || typeof raw === 'number' ? parseDecimal(text) : undefined;
-  if (!d || typeof raw !== 'string' || !DECIMAL.test(text) || d.negative || d.digits === '') {
-    const checked = positiveAmount.safeParse(asNumber(raw));
-    if (!checked.success) {
-      for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: [] } as never);
+export const tokenAmount = z
+  .unknown()
+  .transform((raw, ctx) => {
+    // A decimal string is judged on its digits alone: through Number(), "1e-100000" would read as 0
+    // and "1e100000" as Infinity. Anything else gets Zod's own reasons (NaN, wrong type, ≤ 0).
+    const text = typeof raw === 'string' ? raw.trim() : String(raw);
+    const d = typeof raw === 'string' || typeof raw === 'number' ? parseDecimal(text) : undefined;
+    if (!d || typeof raw !== 'string' || !DECIMAL.test(text) || d.negative || d.digits === '') {
+      const checked = positiveAmount.safeParse(asNumber(raw));
+      if (!checked.success) {
+        for (const issue of checked.error.issues) ctx.addIssue({ ...issue, path: [] } as never);
+        return z.NEVER;
+      }
+    }
+    const reason =
+      !d || !atMost(d, I128_MAX)
+        ? `token_amount must be at most ${I128_MAX} (the largest i128)`
+        : decimalPlaces(d) > MAX_DECIMAL_PLACES
+          ? `token_amount must have at most ${MAX_DECIMAL_PLACES} decimal places`
+          : undefined;
+    if (reason) {
+      ctx.addIssue({ code: 'custom', message: reason, path: [] });
       return z.NEVER;
     }
-  }
-  const reason = !d || !atMost(d, I128_MAX)
-    ? `token_amount must be at most ${I128_MAX} (the largest i128)`
-    : decimalPlaces(d) > MAX_DECIMAL_PLACES
-      ? `token_amount must have at most ${MAX_DECIMAL_PLACES} decimal places`
-      : undefined;
-  if (reason) {
-    ctx.addIssue({ code: 'custom', message: reason, path: [] });
-    return z.NEVER;
-  }
-  return text;
-}).meta({
-  // The transform has no JSON Schema of its own; the OpenAPI document shows what it accepts.
-  description: `Raw token units, greater than 0, at most ${I128_MAX} with at most ${MAX_DECIMAL_PLACES} decimal places: a JSON number or a decimal string (stored exactly). Send numbers above 2^53 as strings.`,
-  anyOf: [{ type: 'number' }, { type: 'string' }],
-  examples: ['100000000', 7.25],
-});
+    return text;
+  })
+  .meta({
+    // The transform has no JSON Schema of its own; the OpenAPI document shows what it accepts.
+    description: `Raw token units, greater than 0, at most ${I128_MAX} with at most ${MAX_DECIMAL_PLACES} decimal places: a JSON number or a decimal string (stored exactly). Send numbers above 2^53 as strings.`,
+    anyOf: [{ type: 'number' }, { type: 'string' }],
+    examples: ['100000000', 7.25],
+  });
 
 /** A contract address (C…), checksum included. */
 export const stellarContract = z
@@ -101,7 +105,10 @@ export const NoBody = z.preprocess((v) => v ?? {}, z.strictObject({}));
  * Schema, in which exact amounts lose their `type` (exact-number.ts explains why).
  */
 export function responseSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<
+    string,
+    unknown
+  >;
   forEachExact(json, (node) => delete node.type);
   return json;
 }

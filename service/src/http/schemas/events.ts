@@ -2,7 +2,13 @@
 // GET /events/{id}/deliveries, and the body of every webhook. One Zod schema per event type, made
 // from the same object schemas the API answers with, so the OpenAPI document shows each payload.
 import { z } from 'zod';
-import { EVENT_OBJECT_KINDS, EVENT_TRIGGERS, EVENT_TYPES, type EventObjectKind, type EventType } from '../../billing/events/event-types.ts';
+import {
+  EVENT_OBJECT_KINDS,
+  EVENT_TRIGGERS,
+  EVENT_TYPES,
+  type EventObjectKind,
+  type EventType,
+} from '../../billing/events/event-types.ts';
 import type { EventPresenter } from '../../billing/events/emit-event.ts';
 import type { Delivery } from '../../billing/webhooks/webhooks-port.ts';
 import { apiKeyJson, ApiKeyJson } from './api-keys.ts';
@@ -37,12 +43,17 @@ export const EventActorJson = z
     z.strictObject({ type: z.literal('anonymous') }),
     z.strictObject({ type: z.literal('system'), job: z.string() }),
   ])
-  .meta({ description: 'Who caused the event: a merchant API key (its id), the operator key, a keyless request (open mode), or the service itself (the reconciler observing a pull).' });
+  .meta({
+    description:
+      'Who caused the event: a merchant API key (its id), the operator key, a keyless request (open mode), or the service itself (the reconciler observing a pull).',
+  });
 
 const eventSchema = (type: EventType) =>
   z
     .strictObject({
-      id: z.uuid().meta({ description: 'Also the webhook-id header of every delivery of this event, the same on every retry' }),
+      id: z
+        .uuid()
+        .meta({ description: 'Also the webhook-id header of every delivery of this event, the same on every retry' }),
       type: z.literal(type),
       created_at: isoTimestamp,
       merchant_id: z.uuid(),
@@ -52,7 +63,9 @@ const eventSchema = (type: EventType) =>
     .meta({ description: `Sent when ${EVENT_TRIGGERS[type]}.` });
 
 /** One schema per type: the OpenAPI document's webhooks section and components. */
-export const EVENT_SCHEMAS: Record<EventType, z.ZodType> = Object.fromEntries(EVENT_TYPES.map((t): [EventType, z.ZodType] => [t, eventSchema(t)])) as Record<EventType, z.ZodType>;
+export const EVENT_SCHEMAS: Record<EventType, z.ZodType> = Object.fromEntries(
+  EVENT_TYPES.map((t): [EventType, z.ZodType] => [t, eventSchema(t)]),
+) as Record<EventType, z.ZodType>;
 
 // The serializer sees data.object without a type (any object, written by JSON.stringify), so
 // exact amounts read back from the database (JSON.rawJSON) keep every digit.
@@ -67,8 +80,15 @@ export const EventJson = z.strictObject({
 
 export const EventListQuery = z.object({
   type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]).optional(),
-  object_id: uuidField('object_id').optional().meta({ description: 'Only events about this object (plan, subscription, pull, API key; a signing key is named by its merchant id)' }),
-  merchant_id: uuidField('merchant_id').optional().meta({ description: "The operator's filter; a merchant key always sees only its own merchant" }),
+  object_id: uuidField('object_id')
+    .optional()
+    .meta({
+      description:
+        'Only events about this object (plan, subscription, pull, API key; a signing key is named by its merchant id)',
+    }),
+  merchant_id: uuidField('merchant_id')
+    .optional()
+    .meta({ description: "The operator's filter; a merchant key always sees only its own merchant" }),
   limit,
   cursor,
 });
@@ -112,7 +132,10 @@ export const RedeliverBody = jsonBody({});
 export const EventListResponse = z.strictObject({ events: z.array(EventJson), next_cursor: nextCursor });
 export const GetEventResponse = z.strictObject({ event: EventJson });
 export const DeliveriesResponse = z.strictObject({ deliveries: z.array(DeliveryJson) });
-export const RedeliverResponse = z.strictObject({ message: z.literal('Event scheduled for redelivery'), deliveries: z.number().int() });
+export const RedeliverResponse = z.strictObject({
+  message: z.literal('Event scheduled for redelivery'),
+  deliveries: z.number().int(),
+});
 
 export const eventResponses = {
   list: { 200: responseSchema(EventListResponse) },

@@ -18,7 +18,10 @@ export const limit = z.coerce
   .max(MAX_LIMIT, `limit must be an integer from 1 to ${MAX_LIMIT}`)
   .default(DEFAULT_LIMIT)
   .meta({ description: `Page size, default ${DEFAULT_LIMIT}.` });
-export const cursor = z.string().optional().meta({ description: 'next_cursor of the previous page; omit for the first page.' });
+export const cursor = z
+  .string()
+  .optional()
+  .meta({ description: 'next_cursor of the previous page; omit for the first page.' });
 
 /** The order a listing is read in: due_before sorts by next_billing_date, otherwise by created_at. */
 function withOrder<T extends { limit: number; cursor?: string; due_before?: Date }>(q: T) {
@@ -33,7 +36,10 @@ const subscriptionFilters = {
   status: z.enum(['active', 'past_due']).optional(),
   due_before: isoDateTime('due_before')
     .optional()
-    .meta({ description: 'Only subscriptions whose next_billing_date is at or before this instant; ordered by next_billing_date.' }),
+    .meta({
+      description:
+        'Only subscriptions whose next_billing_date is at or before this instant; ordered by next_billing_date.',
+    }),
 };
 
 export const PlanSubscriptionsQuery = z.object({ limit, cursor, ...subscriptionFilters }).transform(withOrder);
@@ -44,9 +50,15 @@ export const MerchantSubscriptionsQuery = z
   .transform(withOrder);
 export type MerchantSubscriptionsQuery = z.infer<typeof MerchantSubscriptionsQuery>;
 
-export const nextCursor = z.string().nullable().meta({ description: 'Pass as cursor for the next page; null on the last page.' });
+export const nextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: 'Pass as cursor for the next page; null on the last page.' });
 export const PlanListResponse = z.strictObject({ plans: z.array(PlanJson), next_cursor: nextCursor });
-export const SubscriptionListResponse = z.strictObject({ subscriptions: z.array(SubscriptionJson), next_cursor: nextCursor });
+export const SubscriptionListResponse = z.strictObject({
+  subscriptions: z.array(SubscriptionJson),
+  next_cursor: nextCursor,
+});
 export type PlanListResponse = z.infer<typeof PlanListResponse>;
 export type SubscriptionListResponse = z.infer<typeof SubscriptionListResponse>;
 

@@ -27,7 +27,9 @@ export const merchantJson = (m: Merchant): MerchantJson => ({
 export const CreateMerchantResponse = z.strictObject({
   message: z.literal('Merchant created'),
   merchant: MerchantJson,
-  api_key: z.string().meta({ description: "The merchant's first API key: shown once, never again (only its hash is stored)" }),
+  api_key: z
+    .string()
+    .meta({ description: "The merchant's first API key: shown once, never again (only its hash is stored)" }),
 });
 export const MerchantListResponse = z.strictObject({
   merchants: z.array(MerchantJson),

@@ -2,13 +2,29 @@
 // the spec's order, and it decides which field a 400 names when several are wrong.
 import { z } from 'zod';
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
-import { intervalSeconds, isoTimestamp, jsonBody, nonBlank, responseSchema, stellarContract, tokenAmount, toIso, uuidField } from './common.ts';
+import {
+  intervalSeconds,
+  isoTimestamp,
+  jsonBody,
+  nonBlank,
+  responseSchema,
+  stellarContract,
+  tokenAmount,
+  toIso,
+  uuidField,
+} from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 import { FINAL_STATUSES } from '../../billing/subscriptions/status-machine.ts';
 
 /** At most 20 retries, each 1 s to 1 year after the previous failed try. */
 const retrySchedule = z
-  .array(z.number().int().min(1, 'each retry delay must be at least 1 second').max(31_536_000, 'each retry delay must be at most 31536000 seconds'))
+  .array(
+    z
+      .number()
+      .int()
+      .min(1, 'each retry delay must be at least 1 second')
+      .max(31_536_000, 'each retry delay must be at most 31536000 seconds'),
+  )
   .max(20, 'at most 20 retries');
 
 export const CreatePlanBody = jsonBody({
@@ -20,7 +36,9 @@ export const CreatePlanBody = jsonBody({
   token_contract_id: stellarContract.optional(),
   // product.md: dunning, optional; omitted = the defaults in force at creation, stored on the plan.
   retry_schedule_seconds: retrySchedule.optional(),
-  final_status: z.enum(FINAL_STATUSES, { error: `final_status must be one of ${FINAL_STATUSES.join(', ')}` }).optional(),
+  final_status: z
+    .enum(FINAL_STATUSES, { error: `final_status must be one of ${FINAL_STATUSES.join(', ')}` })
+    .optional(),
 });
 export type CreatePlanBody = z.infer<typeof CreatePlanBody>;
 
@@ -28,7 +46,9 @@ export const PlanJson = z.strictObject({
   id: z.uuid(),
   merchant_id: z.uuid(),
   name: z.string(),
-  token_amount: exactNumberSchema('Raw token units, exactly as stored: a JSON number, written with all its digits when a double cannot hold it'),
+  token_amount: exactNumberSchema(
+    'Raw token units, exactly as stored: a JSON number, written with all its digits when a double cannot hold it',
+  ),
   interval_seconds: z.number().int(),
   /** The token the price is in (C…); null when the plan names none. */
   token_contract_id: z.string().nullable(),
@@ -69,7 +89,9 @@ export const GetPlanResponse = z.strictObject({
 });
 export type GetPlanResponse = z.infer<typeof GetPlanResponse>;
 
-export const planWithMerchantJson = (p: PlanWithMerchant): PlanBody & { merchant: GetPlanResponse['plan']['merchant'] } => ({
+export const planWithMerchantJson = (
+  p: PlanWithMerchant,
+): PlanBody & { merchant: GetPlanResponse['plan']['merchant'] } => ({
   ...planJson(p),
   merchant: { id: p.merchant.id, name: p.merchant.name, wallet_address: p.merchant.wallet_address },
 });

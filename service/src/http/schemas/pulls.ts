@@ -14,7 +14,10 @@ export const TriggerPullBody = jsonBody({
     .string()
     .refine((s) => s.trim() !== '', 'merchant_secret is required')
     .optional()
-    .meta({ description: "The plan owner's secret seed (S…). Required without an API key; with one, omit it to sign with the merchant's stored signing key." }),
+    .meta({
+      description:
+        "The plan owner's secret seed (S…). Required without an API key; with one, omit it to sign with the merchant's stored signing key.",
+    }),
 });
 export type TriggerPullBody = z.infer<typeof TriggerPullBody>;
 
@@ -44,7 +47,9 @@ export const PullJson = z.strictObject({
   code: z.string().nullable(),
   ledger: z.number().int().nullable(),
   error: z.string().nullable(),
-  transferred_amount: exactNumberSchema("What the token's transfer event says moved, raw units, exactly; null until confirmed").nullable(),
+  transferred_amount: exactNumberSchema(
+    "What the token's transfer event says moved, raw units, exactly; null until confirmed",
+  ).nullable(),
   token_contract_id: z.string().nullable(),
   /** Fee charged to the fee source, stroops. */
   fee_charged: z.number().int().nullable(),
@@ -59,7 +64,10 @@ export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
 export const pullJson = (
   p: PullRecord,
-): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & { amount: ExactNumber; transferred_amount: ExactNumber | null } => ({
+): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & {
+  amount: ExactNumber;
+  transferred_amount: ExactNumber | null;
+} => ({
   id: p.id,
   subscription_id: p.subscription_id,
   amount: exactNumber(p.amount),

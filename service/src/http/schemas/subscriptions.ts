@@ -61,10 +61,7 @@ export type CreateSubscriptionResponse = z.infer<typeof CreateSubscriptionRespon
 export type GetSubscriptionResponse = z.infer<typeof GetSubscriptionResponse>;
 
 /** POST /subscriptions/{id}/cancel: cancel now (default) or at the end of the period paid for. */
-export const CancelSubscriptionBody = z.preprocess(
-  (v) => v ?? {},
-  z.object({ at_period_end: z.boolean().optional() }),
-);
+export const CancelSubscriptionBody = z.preprocess((v) => v ?? {}, z.object({ at_period_end: z.boolean().optional() }));
 export type CancelSubscriptionBody = z.infer<typeof CancelSubscriptionBody>;
 
 export const subscriptionResponses = {

@@ -25,7 +25,11 @@ export function createCollectionRepo(db: Queryable): CollectionRepo {
     },
 
     async release(subscriptionId) {
-      await db.query(`UPDATE subscriptions SET collector_lease_until = NULL WHERE id = $1`, [subscriptionId], 'collection_release');
+      await db.query(
+        `UPDATE subscriptions SET collector_lease_until = NULL WHERE id = $1`,
+        [subscriptionId],
+        'collection_release',
+      );
     },
 
     async hold(subscriptionId, until) {

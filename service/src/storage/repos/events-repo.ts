@@ -15,12 +15,16 @@ const COLUMNS = `id, type, created_at, merchant_id, actor, data::text AS data_te
  */
 export function parseExactJson(text: string): unknown {
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
-    if (typeof value === 'number' && context?.source !== undefined && String(value) !== context.source) return JSON.rawJSON(context.source);
+    if (typeof value === 'number' && context?.source !== undefined && String(value) !== context.source)
+      return JSON.rawJSON(context.source);
     return value;
   } as never);
 }
 
-const toEvent = ({ data_text, sort_at: _s, ...row }: EventRow): StoredEvent => ({ ...row, data: parseExactJson(data_text) as StoredEvent['data'] });
+const toEvent = ({ data_text, sort_at: _s, ...row }: EventRow): StoredEvent => ({
+  ...row,
+  data: parseExactJson(data_text) as StoredEvent['data'],
+});
 
 /**
  * CTEs that write an event (`values`: a SELECT or VALUES of merchant_id, type, object_id, actor,
@@ -45,11 +49,19 @@ const APPEND = `WITH ${eventCtes('VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)')} S
 export function createEventsRepo(db: Queryable): EventsRepo {
   return {
     async append(e: NewEvent) {
-      await db.query(APPEND, [e.merchant_id, e.type, e.object_id, JSON.stringify(e.actor), JSON.stringify(e.data)], 'events_append');
+      await db.query(
+        APPEND,
+        [e.merchant_id, e.type, e.object_id, JSON.stringify(e.actor), JSON.stringify(e.data)],
+        'events_append',
+      );
     },
 
     async findById(id: string) {
-      const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE id = $1`, [id], 'events_find_by_id');
+      const { rows } = await db.query<EventRow>(
+        `SELECT ${COLUMNS} FROM events WHERE id = $1`,
+        [id],
+        'events_find_by_id',
+      );
       return rows[0] ? toEvent(rows[0]) : null;
     },
 

@@ -30,15 +30,27 @@ export function createIdempotencyRepo(db: Queryable): IdempotencyRepo {
     },
 
     async complete(scope, key, status, body) {
-      await db.query(`UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2`, [scope, key, status, body], 'idempotency_complete');
+      await db.query(
+        `UPDATE idempotency_keys SET status = $3, body = $4 WHERE scope = $1 AND key = $2`,
+        [scope, key, status, body],
+        'idempotency_complete',
+      );
     },
 
     async release(scope, key) {
-      await db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL`, [scope, key], 'idempotency_release');
+      await db.query(
+        `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status IS NULL`,
+        [scope, key],
+        'idempotency_release',
+      );
     },
 
     async purge(expireMs) {
-      const { rowCount } = await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - ${ms(expireMs)}`, [], 'idempotency_purge');
+      const { rowCount } = await db.query(
+        `DELETE FROM idempotency_keys WHERE created_at < now() - ${ms(expireMs)}`,
+        [],
+        'idempotency_purge',
+      );
       return rowCount;
     },
 

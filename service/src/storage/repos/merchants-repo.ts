@@ -18,7 +18,11 @@ export function createMerchantsRepo(db: Queryable): MerchantsRepo {
     },
 
     async findById(id: string) {
-      const res = await db.query<Merchant>(`SELECT ${COLUMNS} FROM merchants WHERE id = $1`, [id], 'merchants_find_by_id');
+      const res = await db.query<Merchant>(
+        `SELECT ${COLUMNS} FROM merchants WHERE id = $1`,
+        [id],
+        'merchants_find_by_id',
+      );
       return res.rows[0] ?? null;
     },
 
@@ -35,7 +39,13 @@ export function createMerchantsRepo(db: Queryable): MerchantsRepo {
     list: (page: PageRequest) =>
       keysetPage<Merchant & { sort_at: string }>(
         db,
-        { from: `${COLUMNS} FROM merchants`, where: ['deleted_at IS NULL'], params: [], sort: 'created_at', name: 'merchants_list' },
+        {
+          from: `${COLUMNS} FROM merchants`,
+          where: ['deleted_at IS NULL'],
+          params: [],
+          sort: 'created_at',
+          name: 'merchants_list',
+        },
         page,
       ),
   };

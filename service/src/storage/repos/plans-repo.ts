@@ -9,7 +9,8 @@ import { keysetPage } from './keyset.ts';
 type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
 type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
 
-const COLUMNS = 'id, merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status, archived_at, created_at';
+const COLUMNS =
+  'id, merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status, archived_at, created_at';
 
 const toPlan = (r: PlanRow): Plan => ({
   id: r.id,
@@ -44,7 +45,15 @@ export function createPlansRepo(db: Queryable): PlansRepo {
          SELECT $1, $2, $3, $4, $5, $6, $7
           WHERE NOT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NOT NULL)
          RETURNING ${COLUMNS}`,
-        [input.merchant_id, input.name, input.token_amount, input.interval_seconds, input.token_contract_id, input.retry_schedule_seconds, input.final_status],
+        [
+          input.merchant_id,
+          input.name,
+          input.token_amount,
+          input.interval_seconds,
+          input.token_contract_id,
+          input.retry_schedule_seconds,
+          input.final_status,
+        ],
         'plans_insert',
       );
       return res.rows[0] ? toPlan(res.rows[0]) : null;
@@ -78,7 +87,13 @@ export function createPlansRepo(db: Queryable): PlansRepo {
     async listByMerchant(merchantId: string, page: PageRequest) {
       const res = await keysetPage<PlanRow & { sort_at: string }>(
         db,
-        { from: `${COLUMNS} FROM plans`, where: ['merchant_id = $1'], params: [merchantId], sort: 'created_at', name: 'plans_list_by_merchant' },
+        {
+          from: `${COLUMNS} FROM plans`,
+          where: ['merchant_id = $1'],
+          params: [merchantId],
+          sort: 'created_at',
+          name: 'plans_list_by_merchant',
+        },
         page,
       );
       return { items: res.items.map(toPlan), next: res.next };

@@ -3,6 +3,10 @@
 import type { Queryable } from '../db.ts';
 
 export async function countPendingPulls(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pulls WHERE status = 'pending'`, [], 'pulls_count_pending');
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pulls WHERE status = 'pending'`,
+    [],
+    'pulls_count_pending',
+  );
   return rows[0].n;
 }

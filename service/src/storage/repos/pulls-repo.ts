@@ -52,7 +52,13 @@ export function createPullsRepo(db: Queryable): PullsRepo {
       // bigint arrives as text (db.ts); plans are capped at MAX_INTERVAL_SECONDS, a safe integer.
       // (An ::int cast here broke every pull of a plan longer than 2^31 - 1 seconds.)
       const row = rows[0];
-      return row && { ...row, intervalSeconds: Number(row.intervalSeconds), retryScheduleSeconds: row.retryScheduleSeconds.map(Number) };
+      return (
+        row && {
+          ...row,
+          intervalSeconds: Number(row.intervalSeconds),
+          retryScheduleSeconds: row.retryScheduleSeconds.map(Number),
+        }
+      );
     },
 
     findPending,
@@ -68,7 +74,18 @@ export function createPullsRepo(db: Queryable): PullsRepo {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10)
          ON CONFLICT (subscription_id) WHERE status = 'pending' DO NOTHING
          RETURNING ${ATTEMPT_COLUMNS}`,
-        [a.subscription_id, a.merchant_id, a.amount, a.tx_hash, a.envelope_xdr, a.source_account, a.max_time, a.min_ledger, a.origin, a.now],
+        [
+          a.subscription_id,
+          a.merchant_id,
+          a.amount,
+          a.tx_hash,
+          a.envelope_xdr,
+          a.source_account,
+          a.max_time,
+          a.min_ledger,
+          a.origin,
+          a.now,
+        ],
         'pull_insert_pending',
       );
       return rows[0];
@@ -80,8 +97,19 @@ export function createPullsRepo(db: Queryable): PullsRepo {
         `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
                 fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, code = $11, updated_at = $10, resolved_at = $10
           WHERE id = $1 AND status = 'pending' RETURNING ${ATTEMPT_COLUMNS}`,
-        [id, o.status, o.ledger ?? null, o.error ?? null, o.transferred_amount ?? null, o.token_contract_id ?? null,
-          o.fee_charged ?? null, o.inner_tx_hash ?? null, o.discrepancy ?? null, o.at, o.code ?? null],
+        [
+          id,
+          o.status,
+          o.ledger ?? null,
+          o.error ?? null,
+          o.transferred_amount ?? null,
+          o.token_contract_id ?? null,
+          o.fee_charged ?? null,
+          o.inner_tx_hash ?? null,
+          o.discrepancy ?? null,
+          o.at,
+          o.code ?? null,
+        ],
         'pull_resolve',
       );
       return rows[0];
@@ -98,7 +126,8 @@ export function createPullsRepo(db: Queryable): PullsRepo {
         'pull_schedule_next',
       ),
 
-    markPastDue: (subscriptionId: string, at: Date) => changeSubscription(db, `status = ${FAILED_502}`, [subscriptionId, at], 'pull_past_due'),
+    markPastDue: (subscriptionId: string, at: Date) =>
+      changeSubscription(db, `status = ${FAILED_502}`, [subscriptionId, at], 'pull_past_due'),
 
     applyDunning(subscriptionId: string, step: DunningStep, at: Date) {
       if (step.kind === 'retry') {
@@ -154,8 +183,15 @@ const SUBSCRIPTION_COLUMNS = subscriptionColumns('s');
  * before (the locked subquery reads it in the same statement), which tells an event a change of
  * status (past_due, reactivated) from a write that left the status as it was.
  */
-async function changeSubscription(db: Queryable, set: string, params: unknown[], name: string): Promise<SubscriptionChange | undefined> {
-  const { rows } = await db.query<SubscriptionChange['subscription'] & { previous_status: SubscriptionChange['previousStatus'] }>(
+async function changeSubscription(
+  db: Queryable,
+  set: string,
+  params: unknown[],
+  name: string,
+): Promise<SubscriptionChange | undefined> {
+  const { rows } = await db.query<
+    SubscriptionChange['subscription'] & { previous_status: SubscriptionChange['previousStatus'] }
+  >(
     `UPDATE subscriptions s SET ${set}, updated_at = $2
        FROM (SELECT id, status FROM subscriptions WHERE id = $1 FOR UPDATE) old
       WHERE s.id = old.id

@@ -21,12 +21,19 @@ export function createSigningKeysRepo(db: Queryable): SigningKeysRepo {
     },
 
     async find(merchantId: string) {
-      const { rows } = await db.query<SealedSigningKey>(`SELECT ${COLUMNS} FROM signing_keys WHERE merchant_id = $1`, [merchantId], 'signing_keys_find');
+      const { rows } = await db.query<SealedSigningKey>(
+        `SELECT ${COLUMNS} FROM signing_keys WHERE merchant_id = $1`,
+        [merchantId],
+        'signing_keys_find',
+      );
       return rows[0] ?? null;
     },
 
     async remove(merchantId: string) {
-      const { rows } = await db.query<StoredSigningKey>('DELETE FROM signing_keys WHERE merchant_id = $1 RETURNING merchant_id, public_key, created_at', [merchantId]);
+      const { rows } = await db.query<StoredSigningKey>(
+        'DELETE FROM signing_keys WHERE merchant_id = $1 RETURNING merchant_id, public_key, created_at',
+        [merchantId],
+      );
       return rows[0] ?? null;
     },
 

@@ -3,14 +3,32 @@
 // where they commit together with the attempt's outcome.
 import type { Subscription } from '../../billing/model.ts';
 import type { NewEvent } from '../../billing/events/events-port.ts';
-import type { NewSubscription, PageRequest, StatePatch, SubscriptionFilter, SubscriptionsRepo } from '../../billing/ports.ts';
+import type {
+  NewSubscription,
+  PageRequest,
+  StatePatch,
+  SubscriptionFilter,
+  SubscriptionsRepo,
+} from '../../billing/ports.ts';
 import type { Queryable } from '../db.ts';
 import { eventCtes } from './events-repo.ts';
 import { keysetPage } from './keyset.ts';
 
 const FIELDS = [
-  'id', 'plan_id', 'merchant_id', 'customer_wallet_address', 'status', 'next_billing_date', 'cancel_at', 'canceled_at',
-  'paused_from', 'health_status', 'health_checked_at', 'health_detail', 'created_at', 'updated_at',
+  'id',
+  'plan_id',
+  'merchant_id',
+  'customer_wallet_address',
+  'status',
+  'next_billing_date',
+  'cancel_at',
+  'canceled_at',
+  'paused_from',
+  'health_status',
+  'health_checked_at',
+  'health_detail',
+  'created_at',
+  'updated_at',
 ];
 /** The columns of a Subscription, optionally qualified (`s.id, …`) for a query that joins. */
 export const subscriptionColumns = (alias?: string) => FIELDS.map((f) => (alias ? `${alias}.${f}` : f)).join(', ');
@@ -28,7 +46,13 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
            FROM plans p JOIN merchants m ON m.id = p.merchant_id
           WHERE p.id = $1 AND m.deleted_at IS NULL AND p.archived_at IS NULL AND ($4::uuid IS NULL OR p.merchant_id = $4::uuid)
          RETURNING ${COLUMNS}`;
-      const params = [input.plan_id, input.customer_wallet_address, input.next_billing_date, input.only_merchant_id ?? null, input.id];
+      const params = [
+        input.plan_id,
+        input.customer_wallet_address,
+        input.next_billing_date,
+        input.only_merchant_id ?? null,
+        input.id,
+      ];
       const res = event
         ? await db.query<Subscription>(
             `WITH s AS (${insert}), ${eventCtes('SELECT s.merchant_id, $6, s.id, $7::jsonb, $8::jsonb FROM s')} SELECT * FROM s`,
@@ -63,10 +87,15 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
           WHERE id = $1 AND status = $2
           RETURNING ${COLUMNS}`,
         [
-          id, from, patch.status,
-          'cancel_at' in patch, patch.cancel_at ?? null,
-          'canceled_at' in patch, patch.canceled_at ?? null,
-          'paused_from' in patch, patch.paused_from ?? null,
+          id,
+          from,
+          patch.status,
+          'cancel_at' in patch,
+          patch.cancel_at ?? null,
+          'canceled_at' in patch,
+          patch.canceled_at ?? null,
+          'paused_from' in patch,
+          patch.paused_from ?? null,
           at,
         ],
         'subscriptions_set_state',
@@ -74,7 +103,8 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
       return res.rows[0] ?? null;
     },
 
-    list: (filter: SubscriptionFilter, page: PageRequest) => keysetPage<Subscription & { sort_at: string }>(db, listQuery(filter), page),
+    list: (filter: SubscriptionFilter, page: PageRequest) =>
+      keysetPage<Subscription & { sort_at: string }>(db, listQuery(filter), page),
   };
 }
 

@@ -3,18 +3,40 @@
 // the database's, so replicas with drifting clocks still agree on what is due.
 import type { EventType } from '../../billing/events/event-types.ts';
 import type { Sealed } from '../../billing/signing-keys/signing-keys-port.ts';
-import type { AttemptRecord, ClaimedDelivery, Delivery, DeliveryAttempt, EndpointEventTypes, SealedEndpoint, WebhookEndpoint, WebhooksRepo } from '../../billing/webhooks/webhooks-port.ts';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  Delivery,
+  DeliveryAttempt,
+  EndpointEventTypes,
+  SealedEndpoint,
+  WebhookEndpoint,
+  WebhooksRepo,
+} from '../../billing/webhooks/webhooks-port.ts';
 import type { Queryable } from '../db.ts';
 import { parseExactJson } from './events-repo.ts';
 
 const ENDPOINT = 'id, merchant_id, url, event_types, created_at, disabled_at, disabled_reason, previous_expires_at';
-type SealedRow = WebhookEndpoint & { kek_id: string; ciphertext: string; previous_kek_id: string | null; previous_ciphertext: string | null };
+type SealedRow = WebhookEndpoint & {
+  kek_id: string;
+  ciphertext: string;
+  previous_kek_id: string | null;
+  previous_ciphertext: string | null;
+};
 
 const sealed = (r: SealedRow): SealedEndpoint => {
   const { kek_id, ciphertext, previous_kek_id, previous_ciphertext, ...endpoint } = r;
   // The previous secret signs only until its expiry; after that it is as good as gone.
-  const live = previous_kek_id !== null && previous_ciphertext !== null && r.previous_expires_at !== null && r.previous_expires_at > new Date();
-  return { ...endpoint, secret: { kekId: kek_id, ciphertext }, previous: live ? { kekId: previous_kek_id, ciphertext: previous_ciphertext } : null };
+  const live =
+    previous_kek_id !== null &&
+    previous_ciphertext !== null &&
+    r.previous_expires_at !== null &&
+    r.previous_expires_at > new Date();
+  return {
+    ...endpoint,
+    secret: { kekId: kek_id, ciphertext },
+    previous: live ? { kekId: previous_kek_id, ciphertext: previous_ciphertext } : null,
+  };
 };
 
 // Due rows of live endpoints, oldest due first. SKIP LOCKED: a row another worker is claiming right
@@ -37,8 +59,17 @@ const CLAIM = `
             e.type, e.created_at AS event_created_at, e.merchant_id, e.actor, e.data::text AS data_text, e.object_id, now() AS now`;
 
 type ClaimRow = Omit<ClaimedDelivery, 'secret' | 'previous' | 'event'> & {
-  kek_id: string; ciphertext: string; previous_kek_id: string | null; previous_ciphertext: string | null; previous_expires_at: Date | null;
-  type: EventType; event_created_at: Date; merchant_id: string; actor: ClaimedDelivery['event']['actor']; data_text: string; object_id: string;
+  kek_id: string;
+  ciphertext: string;
+  previous_kek_id: string | null;
+  previous_ciphertext: string | null;
+  previous_expires_at: Date | null;
+  type: EventType;
+  event_created_at: Date;
+  merchant_id: string;
+  actor: ClaimedDelivery['event']['actor'];
+  data_text: string;
+  object_id: string;
 };
 
 const claimed = (r: ClaimRow): ClaimedDelivery => ({
@@ -49,10 +80,18 @@ const claimed = (r: ClaimRow): ClaimedDelivery => ({
   opened_at: r.opened_at,
   url: r.url,
   secret: { kekId: r.kek_id, ciphertext: r.ciphertext },
-  previous: r.previous_kek_id && r.previous_ciphertext && r.previous_expires_at && r.previous_expires_at > r.now ? { kekId: r.previous_kek_id, ciphertext: r.previous_ciphertext } : null,
+  previous:
+    r.previous_kek_id && r.previous_ciphertext && r.previous_expires_at && r.previous_expires_at > r.now
+      ? { kekId: r.previous_kek_id, ciphertext: r.previous_ciphertext }
+      : null,
   event: {
-    id: r.event_id, type: r.type, created_at: r.event_created_at, merchant_id: r.merchant_id, actor: r.actor,
-    data: parseExactJson(r.data_text) as ClaimedDelivery['event']['data'], object_id: r.object_id,
+    id: r.event_id,
+    type: r.type,
+    created_at: r.event_created_at,
+    merchant_id: r.merchant_id,
+    actor: r.actor,
+    data: parseExactJson(r.data_text) as ClaimedDelivery['event']['data'],
+    object_id: r.object_id,
   },
   now: r.now,
 });
@@ -126,7 +165,11 @@ export function createWebhooksRepo(db: Queryable): WebhooksRepo {
         [a.delivery_id],
         'webhook_delivered',
       );
-      await db.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [a.endpoint_id], 'webhook_endpoint_healthy');
+      await db.query(
+        `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+        [a.endpoint_id],
+        'webhook_endpoint_healthy',
+      );
     },
 
     async recordFailure(a, retryAt) {
@@ -156,7 +199,9 @@ export function createWebhooksRepo(db: Queryable): WebhooksRepo {
     },
 
     async listDeliveries(eventId) {
-      const { rows } = await db.query<Omit<Delivery, 'log'> & { log: (Omit<DeliveryAttempt, 'attempted_at'> & { attempted_at: string })[] }>(
+      const { rows } = await db.query<
+        Omit<Delivery, 'log'> & { log: (Omit<DeliveryAttempt, 'attempted_at'> & { attempted_at: string })[] }
+      >(
         `SELECT d.id, d.event_id, d.endpoint_id, d.status, d.attempts,
                 CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.last_error, d.created_at, d.delivered_at,
                 COALESCE((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'response_status', a.response_status,
