@@ -3,6 +3,7 @@
 // a node-postgres pool are interchangeable and run the same SQL and migrations.
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { ReadCache, WriteWatch } from './read-cache.ts';
 
 export interface QueryResult<R> {
   rows: R[];
@@ -12,6 +13,12 @@ export interface QueryResult<R> {
 export interface Queryable {
   /** `name` makes node-postgres prepare the statement once per connection (ignored by PGlite). */
   query<R = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<QueryResult<R>>;
+  /**
+   * Only on the embedded database, where this process is the database's one writer: hot reads may
+   * be answered from memory until the next write (read-cache.ts). Absent on PostgreSQL, whose other
+   * replicas write behind our back.
+   */
+  readonly readCache?: ReadCache;
 }
 
 export interface Db extends Queryable {
@@ -48,14 +55,19 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   // PGlite's query() is the extended protocol: one statement only. Like node-postgres, a query
   // without parameters goes through the simple protocol (exec), so multi-statement SQL such as a
   // migration file works on both drivers; the last statement's result is returned.
+  const writes = new WriteWatch();
+  const readCache = new ReadCache(writes);
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
+    readCache,
     async query(text, params) {
       if (params === undefined || params.length === 0) {
         const all = await q.exec(text);
+        writes.saw(text, undefined);
         const last = all[all.length - 1] ?? { rows: [], affectedRows: 0 };
         return { rows: last.rows as never[], rowCount: last.affectedRows ?? last.rows.length };
       }
       const res = await q.query(text, params as unknown[]);
+      writes.saw(text, res.affectedRows);
       return { rows: res.rows as never[], rowCount: res.affectedRows ?? res.rows.length };
     },
   });

@@ -34,6 +34,16 @@ const FIND_OFFERED = `
     JOIN merchants m ON m.id = p.merchant_id
    WHERE p.id = $1 AND m.deleted_at IS NULL`;
 
+async function findOffered(db: Queryable, id: string): Promise<PlanWithMerchant | null> {
+  const res = await db.query<OfferedRow>(FIND_OFFERED, [id], 'plans_find_offered');
+  const row = res.rows[0];
+  if (!row) return null;
+  return {
+    ...toPlan(row),
+    merchant: { id: row.merchant_id, name: row.merchant_name, wallet_address: row.merchant_wallet_address },
+  };
+}
+
 export function createPlansRepo(db: Queryable): PlansRepo {
   return {
     async insert(input: NewPlan) {
@@ -73,14 +83,10 @@ export function createPlansRepo(db: Queryable): PlansRepo {
       return res.rows[0] ? toPlan(res.rows[0]) : null;
     },
 
-    async findOffered(id: string): Promise<PlanWithMerchant | null> {
-      const res = await db.query<OfferedRow>(FIND_OFFERED, [id], 'plans_find_offered');
-      const row = res.rows[0];
-      if (!row) return null;
-      return {
-        ...toPlan(row),
-        merchant: { id: row.merchant_id, name: row.merchant_name, wallet_address: row.merchant_wallet_address },
-      };
+    // The embedded database answers this from memory until its next write (read-cache.ts).
+    findOffered(id: string): Promise<PlanWithMerchant | null> {
+      const load = () => findOffered(db, id);
+      return db.readCache ? db.readCache.get(`plan-offered:${id}`, load) : load();
     },
 
     // Served by plans_merchant_created_idx.
