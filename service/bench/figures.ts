@@ -69,6 +69,7 @@ export interface References {
   insert?: Server;
   hello?: Server;
   pglite?: Server;
+  list?: Server;
 }
 
 export function referenceFigures(refs: References, planIds: string[], merchantId: string): Figure[] {
@@ -97,5 +98,16 @@ export function referenceFigures(refs: References, planIds: string[], merchantId
   });
   add('fastify-hello', 'ref: Fastify hello world', 'GET /', refs.hello, { kind: 'static', method: 'GET', path: '/' });
   add('fastify-pglite', 'ref: Fastify+PGlite in-process', 'GET /plans/{id}', refs.pglite, get);
+  add(
+    'fastify-pg-list',
+    'ref: Fastify+pg, prepared, 50 rows',
+    'GET /merchants/{id}/subscriptions?limit=50',
+    refs.list,
+    {
+      kind: 'static',
+      method: 'GET',
+      path: `/merchants/${merchantId}/subscriptions?limit=50`,
+    },
+  );
   return out;
 }

@@ -24,6 +24,7 @@ export interface Options {
   pglite: boolean;
   webhooks: boolean; // the outbox's cost on POST /subscriptions and delivery throughput (short)
   webhooksOnly: boolean;
+  coldStart: boolean; // npm start on a fresh clone to /health 200, HEAD against a baseline commit
 }
 
 const HELP = `npm run bench [-- options]
@@ -41,6 +42,7 @@ const HELP = `npm run bench [-- options]
   --no-pglite        skip the PGlite figures (BENCH_NO_PGLITE=1)
   --no-write         print only; leave BENCHMARKS.md alone (BENCH_NO_WRITE=1)
   --no-webhooks      skip the webhooks part: outbox cost and delivery throughput (BENCH_NO_WEBHOOKS=1)
+  --no-cold-start    skip the cold-start part: npm start on a fresh clone to /health 200 (BENCH_NO_COLD_START=1)
   --webhooks-only    only the webhooks part, ~1 min (BENCH_WEBHOOKS_ONLY=1); BENCH_OUTBOX_BASELINE=<rev> picks the "before" build`;
 
 const env = process.env;
@@ -77,6 +79,7 @@ const NPM_FLAGS = [
   'write',
   'webhooks',
   'webhooks-only',
+  'cold-start',
 ];
 
 export function parseOptions(argv: string[]): Options {
@@ -99,6 +102,7 @@ export function parseOptions(argv: string[]): Options {
       pglite: { type: 'boolean' },
       write: { type: 'boolean' },
       webhooks: { type: 'boolean' },
+      'cold-start': { type: 'boolean' },
       'webhooks-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -129,6 +133,7 @@ export function parseOptions(argv: string[]): Options {
     pglite: values.pglite ?? !flag('BENCH_NO_PGLITE'),
     webhooksOnly: values['webhooks-only'] ?? flag('BENCH_WEBHOOKS_ONLY'),
     webhooks: values.webhooks ?? !flag('BENCH_NO_WEBHOOKS'),
+    coldStart: values['cold-start'] ?? !flag('BENCH_NO_COLD_START'),
   };
   // The committed results/ always match BENCHMARKS.md; a --no-write run keeps its files aside.
   o.results = o.write

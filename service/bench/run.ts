@@ -19,6 +19,7 @@ import { type Seeded, makeWallets, seed } from './seed.ts';
 import { type Server, startReference, startService } from './servers.ts';
 import { latencyChart, throughputChart } from './svg.ts';
 import { runWebhooks } from './webhooks.ts';
+import { coldStartMarkdown, measureColdStart } from './cold-start.ts';
 
 export const BENCHMARKS_MD = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 const log = (s: string) => console.log(`[bench] ${s}`);
@@ -65,6 +66,7 @@ async function startReferences(pg: BenchPg, planIds: string[], withPglite: boole
     insert: await startReference('fastify-pg-insert.ts', [], env),
     hello: await startReference('fastify-hello.ts', [], {}),
     pglite: withPglite ? await startReference('fastify-pglite.ts', [], { PLAN_IDS_FILE: idsFile }) : undefined,
+    list: await startReference('fastify-pg-list.ts', [], env),
   };
 }
 
@@ -201,6 +203,13 @@ async function main(): Promise<void> {
   }
   if (!o.scaleOnly) await part('HTTP figures', () => httpFigures(o, pg));
   if (o.webhooks && !o.scaleOnly) await part('webhooks', () => runWebhooks(o, pg, log));
+  if (o.coldStart && !o.scaleOnly)
+    await part('cold start', async () => {
+      const rs = await measureColdStart(log);
+      const dirty = machine(pg.version).dirty;
+      if (o.write) writeSection(BENCHMARKS_MD, 'cold-start', coldStartMarkdown(rs, dirty));
+      else console.log(coldStartMarkdown(rs, dirty));
+    });
   if (o.profile) await part('profile', () => profileService(o, pg, log));
   if (o.scale) await part('scale', () => runScale(o, pg, log));
 }
