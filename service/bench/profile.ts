@@ -100,17 +100,54 @@ export function analyse(
   return { functions: finish(fn), areas: finish(ar), inclusive: finish(inc), busyMs: busy };
 }
 
+interface Target {
+  /** BENCHMARKS.md section and results sub-directory. */
+  section: string;
+  title: string;
+  databaseUrl?: string;
+  /** Paths wrk cycles through, given the merchant and its 1,000 plans. */
+  paths: (merchant: string, planIds: string[]) => string[];
+}
+
+/** GET /plans/{id} on both databases (issue 15: the embedded path next to PostgreSQL's), and the listing. */
 export async function profileService(o: Options, pg: BenchPg, log: (s: string) => void): Promise<void> {
-  const dir = join(o.results, 'profile');
+  const plans = (_m: string, ids: string[]) => ids.map((id) => `/plans/${id}`);
+  const targets: Target[] = [
+    { section: 'profile', title: 'GET /plans/{id} on PostgreSQL', databaseUrl: pg.url, paths: plans },
+    { section: 'profile-pglite', title: 'GET /plans/{id} on embedded PGlite (the `npm start` default)', paths: plans },
+    {
+      section: 'profile-listing',
+      title: 'GET /merchants/{id}/subscriptions?limit=50 on PostgreSQL',
+      databaseUrl: pg.url,
+      paths: (m) => [`/merchants/${m}/subscriptions?limit=50`],
+    },
+  ];
+  for (const t of targets) await profileOne(o, t, log);
+}
+
+async function profileOne(o: Options, t: Target, log: (s: string) => void): Promise<void> {
+  const dir = join(o.results, t.section);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', '--import', PRELOAD];
-  const svc = await startService({ databaseUrl: pg.url, extraNodeArgs: nodeArgs, env: { NODE_ENV: 'production' } });
-  const { id: merchant } = await createMerchant(svc.base, makeWallets(1)[0]);
+  const svc = await startService({
+    databaseUrl: t.databaseUrl,
+    extraNodeArgs: nodeArgs,
+    env: { NODE_ENV: 'production' },
+  });
+  const wallets = makeWallets(60);
+  const { id: merchant } = await createMerchant(svc.base, wallets[0]);
   const ids = await createPlans(svc.base, merchant, 1000);
-  const load = { kind: 'cycle' as const, method: 'GET' as const, paths: ids.map((id) => `/plans/${id}`) };
+  // 50 subscriptions and one more, so the listing has a full page and a next cursor.
+  for (const w of wallets.slice(1, 52))
+    await fetch(`${svc.base}/subscriptions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ plan_id: ids[0], customer_wallet_address: w }),
+    });
+  const load = { kind: 'cycle' as const, method: 'GET' as const, paths: t.paths(merchant, ids) };
   const w = { connections: o.connections, threads: o.threads };
-  log(`profiling GET /plans/{id}: ${o.warmupS} s warm-up + ${o.durationS} s under --cpu-prof`);
+  log(`profiling ${t.title}: ${o.warmupS} s warm-up + ${o.durationS} s under --cpu-prof`);
   await runWrk(svc.base, load, { ...w, seconds: o.warmupS });
   const cpu0 = cpuUs(svc.proc.pid) ?? 0;
   const from = monoUs();
@@ -132,12 +169,12 @@ export async function profileService(o: Options, pg: BenchPg, log: (s: string) =
   const arRows = areas
     .filter((h) => shown.has(h.name))
     .map((h) => `| ${pct(h.share)} | ${incOf.has(h.name) ? pct(incOf.get(h.name)!) : '—'} | ${h.name} |`);
-  const md = `## Profile: GET /plans/{id} on PostgreSQL
+  const md = `## Profile: ${t.title}
 
 Command: \`npm run bench -- --profile\` (the service under \`node --cpu-prof --cpu-prof-interval=250\`,
 ${o.warmupS} s warm-up then ${o.durationS} s of wrk at ${o.connections} connections; the tables count only samples taken during those ${o.durationS} s).
 Under the profiler: ${res.rps.toFixed(0)} req/s, ${cpuPerReq.toFixed(0)} µs of service CPU per request (profiler overhead included).
-Profile file: \`${o.write ? 'service/bench/results/profile' : dir}/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
+Profile file: \`${o.write ? `service/bench/results/${t.section}` : dir}/${file}\` (open in Chrome DevTools → Performance, or speedscope.app).
 Self time excludes idle; ${(busyMs / 1000).toFixed(1)} s busy in the window; ${((busyMs * 1000) / res.requests).toFixed(0)} µs of sampled JavaScript + native time per request.
 Native frames such as \`writev\` / \`writeUtf8String\` include the kernel's time in the socket write (loopback TCP).
 
@@ -150,5 +187,5 @@ ${arRows.join('\n')}
 ${fnRows.join('\n')}
 `;
   console.log(`\n${md}`);
-  if (o.write) writeSection(BENCHMARKS_MD, 'profile', md);
+  if (o.write) writeSection(BENCHMARKS_MD, t.section, md);
 }

@@ -56,6 +56,12 @@ export interface Subscription {
   updated_at: Date;
 }
 
+/** What a listing shows of each subscription (the spec's five fields): read without the rest. */
+export type SubscriptionListItem = Pick<
+  Subscription,
+  'id' | 'plan_id' | 'customer_wallet_address' | 'status' | 'next_billing_date'
+>;
+
 export const HEALTH_STATUSES = [
   'ok',
   'allowance_expiring',

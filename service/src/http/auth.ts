@@ -3,7 +3,7 @@
 // is registered, turns the Authorization header into the request's actor and applies the route's
 // rule before the body is even read. A route registered without an access fails at start-up, so
 // no route can be added unprotected by accident (the auth matrix test walks the same table).
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { apiKeyInvalid, authorize, type Access, type AuthMode } from '../billing/access/authorize.ts';
 import { ANONYMOUS, type Actor } from '../billing/context.ts';
 import { BillingError } from '../billing/errors.ts';
@@ -42,17 +42,31 @@ export function installAuth(scope: FastifyInstance, o: { mode: AuthMode; authent
     const access = route.config?.access;
     if (access === undefined) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
     if (access === 'none') return;
-    const check: onRequestAsyncHookHandler = async (request, reply) => {
-      try {
-        const key = bearerKey(request);
-        request.actor = key === undefined ? ANONYMOUS : await o.authenticate({ key });
-        authorize(request.actor, access, o.mode);
-      } catch (err) {
+    // Callback style, so that a request without a key (every public read) costs no promise.
+    const check: onRequestHookHandler = (request, reply, done) => {
+      const fail = (err: unknown) => {
         // RFC 6750: a 401 says which scheme would be accepted.
         if (err instanceof BillingError && (err.code === 'API_KEY_REQUIRED' || err.code === 'API_KEY_INVALID'))
           reply.header('www-authenticate', 'Bearer');
-        throw err;
+        done(err as Error);
+      };
+      const admit = (actor: Actor) => {
+        request.actor = actor;
+        try {
+          authorize(actor, access, o.mode);
+        } catch (err) {
+          return fail(err);
+        }
+        done();
+      };
+      let key: string | undefined;
+      try {
+        key = bearerKey(request);
+      } catch (err) {
+        return fail(err);
       }
+      if (key === undefined) return admit(ANONYMOUS);
+      o.authenticate({ key }).then(admit, fail);
     };
     const existing = route.onRequest;
     route.onRequest = existing === undefined ? [check] : [check, ...[existing].flat()];

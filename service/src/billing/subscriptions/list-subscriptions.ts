@@ -4,7 +4,7 @@
 import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { Subscription } from '../model.ts';
+import type { SubscriptionListItem } from '../model.ts';
 import type { MerchantsRepo, Page, PageRequest, PlansRepo, SubscriptionFilter, SubscriptionsRepo } from '../ports.ts';
 
 export type ListSubscriptionsInput = {
@@ -24,7 +24,7 @@ export function makeListSubscriptions(deps: {
   }: {
     ctx: Ctx;
     input: ListSubscriptionsInput;
-  }): Promise<Page<Subscription>> {
+  }): Promise<Page<SubscriptionListItem>> {
     const { scope, filter, page } = input;
     if ('merchant_id' in scope) {
       mustSee(ctx, scope.merchant_id, 'Merchant');

@@ -1,6 +1,6 @@
 // POST /subscriptions and GET /subscriptions/{id}: request and response shapes.
 import { z } from 'zod';
-import { HEALTH_STATUSES, type Subscription } from '../../billing/model.ts';
+import { HEALTH_STATUSES, type Subscription, type SubscriptionListItem } from '../../billing/model.ts';
 import { STATUSES } from '../../billing/subscriptions/status-machine.ts';
 import { isoTimestamp, jsonBody, responseSchema, stellarAccount, toIso, uuidField } from './common.ts';
 
@@ -44,7 +44,7 @@ export const subscriptionDetailJson = (s: Subscription): SubscriptionDetailJson 
   },
 });
 
-export const subscriptionJson = (s: Subscription): SubscriptionJson => ({
+export const subscriptionJson = (s: SubscriptionListItem): SubscriptionJson => ({
   id: s.id,
   plan_id: s.plan_id,
   customer_wallet_address: s.customer_wallet_address,

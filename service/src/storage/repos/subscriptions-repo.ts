@@ -1,7 +1,7 @@
 // Subscriptions table. Plain factory over a Queryable (the pool or one transaction's connection).
 // The state changes a pull makes (paid, past_due) live with the pull attempts in pulls-repo.ts,
 // where they commit together with the attempt's outcome.
-import type { Subscription } from '../../billing/model.ts';
+import type { Subscription, SubscriptionListItem } from '../../billing/model.ts';
 import type { NewEvent } from '../../billing/events/events-port.ts';
 import type {
   NewSubscription,
@@ -33,6 +33,7 @@ const FIELDS = [
 /** The columns of a Subscription, optionally qualified (`s.id, …`) for a query that joins. */
 export const subscriptionColumns = (alias?: string) => FIELDS.map((f) => (alias ? `${alias}.${f}` : f)).join(', ');
 const COLUMNS = subscriptionColumns();
+const LIST_COLUMNS = 'id, plan_id, customer_wallet_address, status, next_billing_date';
 
 export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
   return {
@@ -104,7 +105,7 @@ export function createSubscriptionsRepo(db: Queryable): SubscriptionsRepo {
     },
 
     list: (filter: SubscriptionFilter, page: PageRequest) =>
-      keysetPage<Subscription & { sort_at: string }>(db, listQuery(filter), page),
+      keysetPage<SubscriptionListItem & { sort_at: string }>(db, listQuery(filter), page),
   };
 }
 
@@ -124,5 +125,5 @@ function listQuery(f: SubscriptionFilter) {
   if (f.status !== undefined) add('status', '=', f.status, 's');
   if (f.due_before !== undefined) add('next_billing_date', '<=', f.due_before, 'd');
   const sort = f.due_before !== undefined ? 'next_billing_date' : 'created_at';
-  return { from: `${COLUMNS} FROM subscriptions`, where, params, sort, name: `subscriptions_list_${shape}` };
+  return { from: `${LIST_COLUMNS} FROM subscriptions`, where, params, sort, name: `subscriptions_list5_${shape}` };
 }
