@@ -6,22 +6,26 @@ import { WriteWatch } from '../../src/storage/read-cache.ts';
 import { unavailableDb } from '../../src/storage/unavailable-db.ts';
 
 describe('WriteWatch', () => {
-  it('starts a new generation on anything that may have written, and only then', () => {
+  it('starts a new generation of a table on anything that may have written it, and only then', () => {
     const w = new WriteWatch();
+    w.watch('t');
     const after = (text: string, affected: number | undefined) => {
-      const before = w.generation;
+      const before = w.stamp(['t']);
       w.saw(text, affected);
-      return w.generation - before;
+      return w.stamp(['t']) - before;
     };
-    expect(after('SELECT 1', 1)).toBe(0);
-    expect(after('  select * from plans for update', undefined)).toBe(0);
-    expect(after('UPDATE plans SET name = $1 WHERE id = $2', 0)).toBe(0);
-    expect(after('UPDATE plans SET name = $1 WHERE id = $2', 1)).toBe(1);
+    expect(after('SELECT * FROM t', 1)).toBe(0);
+    expect(after('  select * from t for update', undefined)).toBe(0);
+    expect(after('UPDATE t SET name = $1 WHERE id = $2', 0)).toBe(0);
+    expect(after('UPDATE t SET name = $1 WHERE id = $2', 1)).toBe(1);
     expect(after('INSERT INTO t VALUES (1)', undefined)).toBe(1);
     expect(after('DELETE FROM t', 3)).toBe(1);
     // A CTE may hide a write behind a final SELECT whose count says nothing about it.
     expect(after('WITH x AS (UPDATE t SET a = 1 RETURNING a) SELECT * FROM x', 0)).toBe(1);
-    expect(after('CREATE TABLE t2 (a int)', 0)).toBe(1);
+    expect(after('ALTER TABLE t ADD COLUMN b int', 0)).toBe(1);
+    // Other tables, and names that merely contain this one, are not this table.
+    expect(after('UPDATE t_other SET a = 1', 5)).toBe(0);
+    expect(after('WITH due AS (SELECT id FROM q FOR UPDATE) UPDATE q SET a = 1 FROM due', 0)).toBe(0);
   });
 });
 
@@ -29,7 +33,7 @@ describe('ReadCache on PGlite', () => {
   let db: Db;
   let loads = 0;
   const read = () =>
-    db.readCache!.get('t:1', async () => {
+    db.readCache!.get('t:1', ['t'], async () => {
       loads++;
       return (await db.query<{ a: number }>('SELECT a FROM t WHERE id = $1', [1])).rows[0]?.a;
     });
@@ -51,6 +55,15 @@ describe('ReadCache on PGlite', () => {
     await db.query('UPDATE t SET a = $1 WHERE id = $2', [12, 1]);
     expect(await read()).toBe(12);
     expect(loads).toBe(2);
+  });
+
+  it('ignores writes to other tables', async () => {
+    await db.query('CREATE TABLE other (a int)');
+    await read();
+    const before = loads;
+    await db.query('INSERT INTO other VALUES ($1)', [1]);
+    expect(await read()).toBe(12);
+    expect(loads).toBe(before);
   });
 
   it('sees a write made inside a transaction, and one that lands while a read runs', async () => {

@@ -34,6 +34,9 @@ const FIND_OFFERED = `
     JOIN merchants m ON m.id = p.merchant_id
    WHERE p.id = $1 AND m.deleted_at IS NULL`;
 
+/** Every table FIND_OFFERED reads: a write to any of them makes a cached answer stale. */
+const OFFERED_TABLES = ['plans', 'merchants'] as const;
+
 async function findOffered(db: Queryable, id: string): Promise<PlanWithMerchant | null> {
   const res = await db.query<OfferedRow>(FIND_OFFERED, [id], 'plans_find_offered');
   const row = res.rows[0];
@@ -86,7 +89,7 @@ export function createPlansRepo(db: Queryable): PlansRepo {
     // The embedded database answers this from memory until its next write (read-cache.ts).
     findOffered(id: string): Promise<PlanWithMerchant | null> {
       const load = () => findOffered(db, id);
-      return db.readCache ? db.readCache.get(`plan-offered:${id}`, load) : load();
+      return db.readCache ? db.readCache.get(`plan-offered:${id}`, OFFERED_TABLES, load) : load();
     },
 
     // Served by plans_merchant_created_idx.
