@@ -24,6 +24,8 @@ import { installLimits } from './http/limits.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.ts';
+import { checkoutRoutes } from './http/routes/checkout.ts';
+import { merchantPullRoutes } from './http/routes/merchant-pulls.ts';
 
 // Every route of the API, in one list. Each declares its access (http/auth.ts).
 const ROUTES = [
@@ -38,6 +40,8 @@ const ROUTES = [
   listingRoutes,
   eventRoutes,
   webhookEndpointRoutes,
+  merchantPullRoutes,
+  checkoutRoutes,
 ];
 
 // Ids of any length must reach their schema and get the spec's 400; a request line is bounded by

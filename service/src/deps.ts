@@ -34,6 +34,8 @@ import {
 } from './billing/subscriptions/subscription-state.ts';
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
+import { makeListMerchantPulls, makeMerchantDailyTotals } from './billing/pulls/list-merchant-pulls.ts';
+import { makeCheckoutSubscription } from './billing/checkout/checkout-subscription.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
@@ -142,11 +144,19 @@ export interface Deps {
   /** The outbox's one door: writes an event in the caller's transaction. */
   emit: EmitEvent;
   eventVerbs: EventVerbs;
+  /** The hosted checkout's keyless subscription, verified on chain first. */
+  checkoutVerbs: CheckoutVerbs;
+}
+
+export interface CheckoutVerbs {
+  checkoutSubscription: ReturnType<typeof makeCheckoutSubscription>;
 }
 
 export interface PullVerbs {
   triggerPull: ReturnType<typeof makeTriggerPull>;
   listPulls: ReturnType<typeof makeListPulls>;
+  listMerchantPulls: ReturnType<typeof makeListMerchantPulls>;
+  merchantDailyTotals: ReturnType<typeof makeMerchantDailyTotals>;
   reconcilePending: ReturnType<typeof makeReconcilePending>;
 }
 
@@ -259,6 +269,14 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const cursors = createCursorCodec(config.cursorSecret);
   const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, eventRow, config });
   const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
+  const checkoutVerbs: CheckoutVerbs = {
+    checkoutSubscription: makeCheckoutSubscription({
+      plans: repos.plans,
+      gateway,
+      contractId: config.contractId,
+      createSubscription: verbs.createSubscription,
+    }),
+  };
   return {
     config,
     logger,
@@ -278,6 +296,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     cursors,
     emit,
     eventVerbs,
+    checkoutVerbs,
   };
 }
 
@@ -377,6 +396,8 @@ export function buildPullVerbs(
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
+    listMerchantPulls: makeListMerchantPulls(d.repos),
+    merchantDailyTotals: makeMerchantDailyTotals({ ...d.repos, clock: d.clock }),
     reconcilePending: makeReconcilePending({ ...shared, roundLimitMs: d.config.reconcileRoundLimitMs }),
   };
 }

@@ -4,6 +4,7 @@ import type { Merchant, Plan, PlanWithMerchant, Subscription, SubscriptionStatus
 import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
+import type { MerchantPullsRepo } from './pulls/merchant-pulls-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
@@ -125,6 +126,8 @@ export interface Repos {
   plans: PlansRepo;
   subscriptions: SubscriptionsRepo;
   pulls: PullsRepo;
+  /** A merchant's pulls across its subscriptions, and its daily totals. */
+  merchantPulls: MerchantPullsRepo;
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
   collection: CollectionRepo;

@@ -126,6 +126,22 @@ const TABLE: Record<string, Entry> = {
     request: (i) => ({ url: `/subscriptions/${i.subscription}/pulls` }),
     foreign: 'Subscription not found',
   },
+  'GET /merchants/:id/pulls': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}/pulls` }),
+    foreign: 'Merchant not found',
+  },
+  'GET /merchants/:id/pulls/daily-totals': {
+    access: 'merchant',
+    request: (i) => ({ url: `/merchants/${i.merchant}/pulls/daily-totals` }),
+    foreign: 'Merchant not found',
+  },
+  // product.md: the hosted checkout needs no key; a key that is sent scopes it like any other.
+  'POST /checkout/:plan_id/subscriptions': {
+    access: 'public',
+    request: (i) => ({ url: `/checkout/${i.plan}/subscriptions`, payload: { customer_wallet_address: newWallet() } }),
+    foreign: 'Plan not found',
+  },
   'POST /trigger-pull': {
     access: 'merchant',
     request: (i) => ({ url: '/trigger-pull', payload: { subscription_id: i.subscription, merchant_secret: i.secret } }),

@@ -430,6 +430,60 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     answers: { 200: ['The subscription', { subscription: ex.subscriptionDetail }] },
     errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
   },
+  'GET /merchants/{id}/pulls': {
+    summary: "A merchant's pulls across its subscriptions (filters: from, to, status), oldest first",
+    tag: 'Pulls',
+    description:
+      "For the merchant's books (the dashboard's CSV export): every attempt with its transaction hash, `from` inclusive and `to` exclusive on `created_at`.",
+    answers: { 200: ['One page; follow next_cursor for the next', page('pulls', ex.pull)] },
+    errors: [
+      ...listErrors('Merchant'),
+      ['INVALID_INPUT', ex.errors.invalid('from', 'from must be an ISO 8601 date-time')],
+      ['VALIDATION', ex.errors.invalid('to', 'to must be later than from')],
+    ],
+  },
+  'GET /merchants/{id}/pulls/daily-totals': {
+    summary: "What a merchant's confirmed pulls collected per UTC day and token (the revenue chart)",
+    tag: 'Pulls',
+    description:
+      "Window `from` (default 30 days before `to`) to `to` (default now), at most 366 days, on the pulls' `created_at`. Days without a confirmed pull are absent. `amount` sums what the token's transfer event says moved.",
+    answers: {
+      200: [
+        'The totals',
+        {
+          from: '2026-10-22T16:32:01.020Z',
+          to: '2026-11-21T16:32:01.020Z',
+          days: [{ date: '2026-11-21', token_contract_id: ex.pull.token_contract_id, amount: 100000000, pulls: 1 }],
+        },
+      ],
+    },
+    errors: [...readErrors('Merchant'), ['VALIDATION', ex.errors.invalid('from', 'the window is at most 366 days')]],
+  },
+  'POST /checkout/{plan_id}/subscriptions': {
+    summary:
+      'The hosted checkout records its subscriber, once the ledger shows the vault and allowance (no key needed)',
+    tag: 'Subscriptions',
+    description:
+      "Before the row is created the ledger is read: a vault of this subscriber for the plan's merchant with exactly the plan's token, amount and interval, and a live allowance to the vault contract of at least one cycle. Otherwise 400 with `code` (`vault_missing`, `vault_terms_mismatch`, `insufficient_allowance`, `allowance_expired`, `allowance_revoked`) and nothing is written. `POST /subscriptions` keeps the spec's behaviour.",
+    request: { customer_wallet_address: ex.requests.createSubscription.customer_wallet_address },
+    answers: { 201: ['Created', { message: 'Subscription created', subscription: ex.subscription }] },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('plan_id parameter', 'plan_id parameter must be a valid UUID')],
+      [
+        'VALIDATION',
+        {
+          error:
+            'Checkout not confirmed on chain: Vault does not exist: no vault entry for this subscriber and merchant',
+          code: 'vault_missing',
+        },
+      ],
+      ['NOT_FOUND', ex.errors.notFound('Plan')],
+      ['CONFLICT', { error: 'Plan is archived: it takes no new subscriptions', code: 'plan_archived' }],
+      ['CONTRACT_ID_MISSING', { error: 'CONTRACT_ID is not configured' }],
+      ['CHAIN_UNAVAILABLE', { error: 'Soroban RPC unavailable: timed out', code: 'chain_unavailable' }],
+      ...bodyErrors,
+    ],
+  },
   'GET /subscriptions/{id}/pulls': {
     summary: "A subscription's pull attempts, newest first",
     tag: 'Pulls',

@@ -6,6 +6,7 @@ import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
+import { createMerchantPullsRepo } from './merchant-pulls-repo.ts';
 import { createSigningKeysRepo } from './signing-keys-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
@@ -18,6 +19,7 @@ export function createRepos(db: Queryable): Repos {
     plans: createPlansRepo(db),
     subscriptions: createSubscriptionsRepo(db),
     pulls: createPullsRepo(db),
+    merchantPulls: createMerchantPullsRepo(db),
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
