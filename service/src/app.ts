@@ -18,6 +18,7 @@ import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerApiDocs } from './http/openapi/openapi.ts';
+import { registerWebPages } from './http/web-pages.ts';
 import { installObservability, requestIdOptions, unmatchedRecorder } from './http/observability.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
 import { installLimits } from './http/limits.ts';
@@ -82,6 +83,7 @@ export function buildApp(deps: Deps): FastifyInstance {
   installObservability(app, deps.metrics);
   installLimits(app, config);
   registerApiDocs(app, config);
+  registerWebPages(app, config);
 
   // The API in its own scope, so that authentication hooks exactly its routes (not /docs).
   app.register(async (api) => {

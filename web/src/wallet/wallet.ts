@@ -1,0 +1,10 @@
+// The subscriber's wallet, whichever it is: Freighter (the browser extension, through its own
+// API package) or, outside production, the local test wallet.
+export interface ConnectedWallet {
+  kind: 'freighter' | 'local';
+  address: string;
+  /** Signs a transaction envelope (base64 XDR) for the page's network; throws WalletError when refused. */
+  sign(txXdr: string): Promise<string>;
+}
+
+export class WalletError extends Error {}
