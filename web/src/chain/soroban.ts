@@ -63,13 +63,14 @@ export async function readAllowance(cfg: PageConfig, token: string, from: string
           new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol('spender'), val: new Address(spender).toScVal() }),
         ]),
       ]),
-      durability: xdr.ContractDataDurability.temporary(),
+      durability: xdr.ContractDataDurability.temporary,
     }),
   );
   const res = await server(cfg).getLedgerEntries(key);
   const entry = res.entries[0];
-  if (!entry) return { amount: 0n, liveUntilLedger: null as number | null, latestLedger: res.latestLedger };
-  const v = scValToNative(entry.val.contractData().val()) as { amount: bigint; live_until_ledger: number };
+  if (!entry || entry.val.type !== 'contractData')
+    return { amount: 0n, liveUntilLedger: null as number | null, latestLedger: res.latestLedger };
+  const v = scValToNative(entry.val.contractData.val) as { amount: bigint; live_until_ledger: number };
   const live = Math.min(Number(v.live_until_ledger), entry.liveUntilLedgerSeq ?? Number.MAX_SAFE_INTEGER);
   const amount = live < res.latestLedger ? 0n : BigInt(v.amount);
   return { amount, liveUntilLedger: live, latestLedger: res.latestLedger };

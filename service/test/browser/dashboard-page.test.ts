@@ -1,0 +1,135 @@
+// The merchant dashboard in headless Chromium against the service (AUTH_MODE=keys) and the local
+// network: a merchant signs in with its key, creates a plan, a subscriber checks out on that plan
+// with the local test wallet, the merchant sees the new subscriber, collects a cycle and sees it
+// in the pull history (with its transaction hash), the revenue chart and the CSV export; another
+// merchant's key sees none of it. Screenshots go to docs/screenshots/; axe-core checks each view.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../support/app.ts';
+import { expectAccessible, HAS_CHROMIUM, launch, openPage, screenshot } from '../support/browser.ts';
+import { testClock } from '../support/clock.ts';
+import { startDevnet, type Devnet } from '../support/devnet.ts';
+import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
+import { chainEnv } from '../support/pull-fixture.ts';
+import { newFundedAccount } from '../support/subscriber.ts';
+
+describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
+  let devnet: Devnet;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    devnet = await startDevnet({ ledgerMs: 200 });
+    t = await startApp('pglite', {
+      env: { ...chainEnv(devnet), ...accountsEnv({ AUTH_MODE: 'keys' }) },
+      // Today, so the pull lands in the chart's last 30 days.
+      clock: testClock(new Date()),
+    });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launch();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await devnet?.stop();
+  });
+
+  async function signIn(page: Page, merchantId: string, key: string) {
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel('Merchant ID').fill(merchantId);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  it('a merchant creates a plan, sees its new subscriber, collects a cycle and sees it everywhere', async () => {
+    const wallet = await newFundedAccount(devnet);
+    const A = await merchantWithKey(t.app, wallet.publicKey());
+    const B = await merchantWithKey(t.app);
+    const { page, outside, errors } = await openPage(browser);
+
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel('API key').waitFor();
+    await screenshot(page, 'dashboard-sign-in');
+    await expectAccessible(page, 'dashboard sign-in');
+    expect(page.url()).not.toContain(A.key);
+
+    await signIn(page, A.merchant.id, A.key);
+    await page.getByLabel('Name').fill('Pro monthly');
+    await page.getByLabel(/Price per cycle/).fill('10000000');
+    await page.getByLabel(/Token contract/).fill(devnet.contracts.token);
+    await page.getByRole('button', { name: 'Create plan' }).click();
+    const created = page.getByTestId('plan-created');
+    await created.waitFor({ timeout: 20_000 });
+    const checkoutPath = (await created.getByRole('link').getAttribute('href'))!;
+    expect(checkoutPath).toMatch(/^\/checkout\/[0-9a-f-]{36}$/);
+    // The key never reached a URL.
+    expect(page.url()).not.toContain(A.key);
+
+    // A subscriber checks out on the new plan, in another tab.
+    const buyer = await openPage(browser);
+    await buyer.page.goto(`${base}${checkoutPath}`);
+    await buyer.page.getByRole('button', { name: 'Subscribe with the local test wallet' }).click();
+    await expect
+      .poll(() => buyer.page.getByTestId('status').getAttribute('data-step'), { timeout: 60_000 })
+      .toBe('confirmed');
+    const subscriber = (await buyer.page.getByTestId('status').innerText()).match(/Wallet: (G[A-Z2-7]{55})/)![1];
+
+    await page.reload();
+    const rows = page.getByTestId('subscriptions').locator('tbody tr');
+    await expect.poll(() => rows.first().innerText(), { timeout: 20_000 }).toContain('Pro monthly');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toContain(subscriber.slice(0, 6));
+
+    await rows
+      .first()
+      .getByRole('button', { name: /Open subscription/ })
+      .click();
+    const detail = page.getByTestId('subscription-detail');
+    await detail.getByLabel(/Merchant secret/).fill(wallet.secret());
+    await detail.getByRole('button', { name: 'Collect now' }).click();
+    const result = detail.getByTestId('action-result');
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.innerText()).toMatch(
+      /Collect now: done \(Successfully pulled funds on-chain!, transaction [0-9a-f]{64}\)/,
+    );
+    const hash = (await result.innerText()).match(/[0-9a-f]{64}/)![0];
+
+    const history = detail.getByTestId('pulls');
+    await expect.poll(() => history.innerText(), { timeout: 20_000 }).toContain(hash);
+    expect(await history.innerText()).toContain('confirmed');
+    await expect.poll(() => page.getByTestId('revenue-total').innerText(), { timeout: 20_000 }).toBe('10000000');
+    const today = new Date().toISOString().slice(0, 10);
+    const bar = page.locator(`[data-testid="revenue-chart"] rect[data-date="${today}"]`);
+    expect(Number(await bar.getAttribute('height'))).toBeGreaterThan(100);
+
+    await page.getByRole('button', { name: /Export pulls/ }).click();
+    const csv = page.getByTestId('csv-link');
+    await csv.waitFor({ timeout: 20_000 });
+    expect(await csv.innerText()).toContain('(1 pulls)');
+    const text = await page.evaluate(async (href) => (await fetch(href)).text(), (await csv.getAttribute('href'))!);
+    expect(text.split('\r\n')).toHaveLength(2);
+    expect(text).toContain(hash);
+
+    await screenshot(page, 'dashboard');
+    await expectAccessible(page, 'dashboard with a collected cycle');
+    expect(outside).toEqual([]);
+    expect(errors).toEqual([]);
+
+    // Merchant B, in a fresh tab, sees none of it.
+    const other = await openPage(browser, 'phone');
+    await signIn(other.page, B.merchant.id, B.key);
+    await expect.poll(() => other.page.getByTestId('plans').innerText(), { timeout: 20_000 }).toBe('No plans yet.');
+    await expect
+      .poll(() => other.page.getByTestId('subscriptions').innerText(), { timeout: 20_000 })
+      .toContain('No subscriptions match.');
+    await expect.poll(() => other.page.getByTestId('revenue-total').innerText()).toBe('0');
+    await screenshot(other.page, 'dashboard-other-merchant-phone');
+    await expectAccessible(other.page, 'dashboard of another merchant, phone size');
+    // B's key on A's id: signing in as A with B's key is refused.
+    await other.page.evaluate(() => sessionStorage.clear());
+    await signIn(other.page, A.merchant.id, B.key);
+    await expect.poll(() => other.page.getByRole('alert').innerText()).toBe('Sign-in failed: Merchant not found');
+    const direct = await as(t.app, B.key).get(`/merchants/${A.merchant.id}/pulls`);
+    expect(direct.status).toBe(404);
+  }, 180_000);
+});
