@@ -22,7 +22,12 @@ const ARGS = [
 export const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-export const launch = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+/** Chromium, once the front end is built (npm ci builds it; `npm run build -w web` after a change). */
+export function launch(): Promise<Browser> {
+  const index = fileURLToPath(new URL('../../../web/dist/index.html', import.meta.url));
+  if (!existsSync(index)) throw new Error(`${index} is missing: run npm run build -w web`);
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
 
 /** A page limited to loopback; what it tried to reach elsewhere is in `outside`. */
 export async function openPage(browser: Browser, size: 'desktop' | 'phone' = 'desktop') {
