@@ -36,6 +36,8 @@ import { makeListSubscriptions } from './billing/subscriptions/list-subscription
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
 import { makeListMerchantPulls, makeMerchantDailyTotals } from './billing/pulls/list-merchant-pulls.ts';
 import { makeCheckoutSubscription } from './billing/checkout/checkout-subscription.ts';
+import { makeListWalletSubscriptions } from './billing/subscribers/list-wallet-subscriptions.ts';
+import { walletSignatures } from './chain/wallet-signature.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
@@ -144,12 +146,13 @@ export interface Deps {
   /** The outbox's one door: writes an event in the caller's transaction. */
   emit: EmitEvent;
   eventVerbs: EventVerbs;
-  /** The hosted checkout's keyless subscription, verified on chain first. */
+  /** The hosted pages' keyless verbs: the checkout's subscription, a subscriber's own list. */
   checkoutVerbs: CheckoutVerbs;
 }
 
 export interface CheckoutVerbs {
   checkoutSubscription: ReturnType<typeof makeCheckoutSubscription>;
+  listWalletSubscriptions: ReturnType<typeof makeListWalletSubscriptions>;
 }
 
 export interface PullVerbs {
@@ -275,6 +278,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       gateway,
       contractId: config.contractId,
       createSubscription: verbs.createSubscription,
+    }),
+    listWalletSubscriptions: makeListWalletSubscriptions({
+      walletSubscriptions: repos.walletSubscriptions,
+      signatures: walletSignatures,
+      clock,
     }),
   };
   return {

@@ -73,7 +73,14 @@ export async function expectAccessible(page: Page, what: string) {
  */
 export function fakeFreighter(o: { address: string; network: string; refuse?: boolean }) {
   return ({ address, network, refuse }: typeof o) => {
-    (window as unknown as { freighter: boolean }).freighter = true;
+    // Runs in the page (this package's types have no DOM).
+    const window = globalThis as unknown as {
+      freighter: boolean;
+      location: { origin: string };
+      postMessage(message: unknown, origin: string): void;
+      addEventListener(type: 'message', fn: (event: { data: unknown }) => void): void;
+    };
+    window.freighter = true;
     window.addEventListener('message', (event) => {
       const d = event.data as { source?: string; messageId?: number; type?: string };
       if (d?.source !== 'FREIGHTER_EXTERNAL_MSG_REQUEST') return;

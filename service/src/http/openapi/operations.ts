@@ -484,6 +484,45 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       ...bodyErrors,
     ],
   },
+  'POST /subscriber/subscriptions': {
+    summary: "A subscriber's own subscriptions with this service's merchants, proven by a wallet signature (no key)",
+    tag: 'Subscriptions',
+    description:
+      "For the /manage page. The wallet signs (SEP-53, as Freighter signMessage does) the text `Show my subscriptions\\nwallet: <wallet>\\nat: <signed_at>`; the signature must be at most 300 seconds old. Read only: renewing or stopping the allowance is the subscriber's own `approve` on chain (an allowance set to 0 ends the subscription as canceled at its next billing attempt).",
+    request: {
+      wallet: ex.requests.createSubscription.customer_wallet_address,
+      signed_at: '2026-11-21T16:32:01.020Z',
+      signature: 'q1Vh…base64…Ag==',
+    },
+    answers: {
+      200: [
+        'Every subscription of the wallet',
+        {
+          subscriptions: [
+            {
+              ...ex.subscription,
+              plan: {
+                name: 'Gold monthly',
+                token_amount: 100000000,
+                interval_seconds: 2592000,
+                token_contract_id: ex.pull.token_contract_id,
+              },
+              merchant: {
+                name: 'Acme Ltd',
+                wallet_address: 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H',
+              },
+            },
+          ],
+        },
+      ],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('wallet', 'must be a valid Stellar Ed25519 public address')],
+      ['VALIDATION', ex.errors.invalid('signature', "signature is not the wallet's signature of the message")],
+      ['VALIDATION', ex.errors.invalid('signed_at', 'the message must be signed within 300 seconds of the request')],
+      ...bodyErrors,
+    ],
+  },
   'GET /subscriptions/{id}/pulls': {
     summary: "A subscription's pull attempts, newest first",
     tag: 'Pulls',
