@@ -13,6 +13,7 @@ import {
   LEDGER_SECONDS,
   latestLedger,
   MAX_ENTRY_TTL,
+  readAllowance,
   tokenInfo,
 } from '../chain/soroban.ts';
 import { pageConfig } from '../config.ts';
@@ -118,11 +119,18 @@ export function CheckoutPage({ planId }: { planId: string }) {
       const w =
         kind === 'freighter' ? await connectFreighter(cfg.network_passphrase) : await connectLocal(cfg, amount * 10n);
       setWallet(w);
-      const live = (await latestLedger(cfg)) + ledgers;
+      // approve sets the allowance rather than adding to it, and one allowance to the vault contract
+      // serves every vault of this wallet in this token: what other subscriptions still have is kept.
+      const latest = await latestLedger(cfg);
+      const existing = await readAllowance(cfg, tokenId, w.address, vault);
+      const kept = existing.amount;
+      const total = kept + allowance;
+      const live = Math.max(latest + ledgers, kept > 0n ? (existing.liveUntilLedger ?? 0) : 0);
       const hashes: string[] = [];
-      const approveWhat = `approve: allow the vault contract to take up to ${formatUnits(allowance, token?.decimals ?? 0)} ${token?.symbol ?? ''}`;
+      const fmt = (v: bigint) => `${formatUnits(v, token?.decimals ?? 0)} ${token?.symbol ?? ''}`.trim();
+      const approveWhat = `approve: allow the vault contract to take up to ${fmt(total)}${kept > 0n ? `, of which ${fmt(kept)} your other subscriptions already had` : ''}`;
       hashes.push(
-        await invoke(cfg, w.address, tokenId, 'approve', args.approve(w.address, vault, allowance, live), w.sign, (s) =>
+        await invoke(cfg, w.address, tokenId, 'approve', args.approve(w.address, vault, total, live), w.sign, (s) =>
           setStep({ kind: s, what: `1 of 2, ${approveWhat}` }),
         ),
       );

@@ -1,8 +1,8 @@
 // Freighter through @stellar/freighter-api (talks to the extension over window messages; loads
 // nothing remote). The wallet must be on the network this service uses: a wallet on another
 // network would sign for the wrong passphrase, so it is refused before anything is built.
-import { getNetworkDetails, isConnected, requestAccess, signTransaction } from '@stellar/freighter-api';
-import { type ConnectedWallet, WalletError } from './wallet.ts';
+import { getNetworkDetails, isConnected, requestAccess, signMessage, signTransaction } from '@stellar/freighter-api';
+import { type ConnectedWallet, toBase64, WalletError } from './wallet.ts';
 
 export async function connectFreighter(networkPassphrase: string): Promise<ConnectedWallet> {
   const connected = await isConnected();
@@ -28,6 +28,14 @@ export async function connectFreighter(networkPassphrase: string): Promise<Conne
       if (res.error || !res.signedTxXdr)
         throw new WalletError(`The wallet refused to sign: ${res.error?.message ?? 'no signature returned'}`);
       return res.signedTxXdr;
+    },
+    async signMessage(message) {
+      const res = await signMessage(message, { networkPassphrase, address });
+      if (res.error || !res.signedMessage)
+        throw new WalletError(`The wallet refused to sign: ${res.error?.message ?? 'no signature returned'}`);
+      // Freighter answers base64 text (older versions: the bytes).
+      const sig = res.signedMessage as unknown;
+      return typeof sig === 'string' ? sig : toBase64(new Uint8Array(sig as ArrayLike<number>));
     },
   };
 }

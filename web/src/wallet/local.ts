@@ -4,7 +4,7 @@
 // offline and in tests; it is never offered against a real network's service.
 import { Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
 import type { PageConfig } from '../config.ts';
-import { type ConnectedWallet, WalletError } from './wallet.ts';
+import { type ConnectedWallet, toBase64, WalletError } from './wallet.ts';
 
 const STORE = 'billing.local-wallet';
 
@@ -40,6 +40,11 @@ export async function connectLocal(cfg: PageConfig, mint: bigint): Promise<Conne
       const tx = TransactionBuilder.fromXDR(txXdr, cfg.network_passphrase);
       tx.sign(kp);
       return tx.toXDR();
+    },
+    async signMessage(message) {
+      const data = new TextEncoder().encode(`Stellar Signed Message:\n${message}`);
+      const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+      return toBase64(new Uint8Array(kp.sign(hash)));
     },
   };
 }
