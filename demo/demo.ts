@@ -227,8 +227,7 @@ async function main() {
   });
   show('checkout (use "Subscribe with the local test wallet")', `${api}/checkout/${monthly.json.plan.id}`);
   show('dashboard', `${api}/dashboard`);
-  show('  merchant ID', merchant.json.merchant.id);
-  show('  API key', merchant.json.api_key);
+  show('  API key (sign in with it)', merchant.json.api_key);
   show('  merchant secret (for "Collect now")', merchantKey.secret());
   show('subscriber self-service', `${api}/manage`);
   // Left running for a look (npm run demo -- --exit, or CI set, ends here).

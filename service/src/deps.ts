@@ -9,6 +9,7 @@ import { createKeyCache, type KeyCache } from './billing/access/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './billing/access/key-usage.ts';
 import { makeListApiKeys } from './billing/access/list-api-keys.ts';
 import { makeRevokeApiKey } from './billing/access/revoke-api-key.ts';
+import { makeCurrentKey } from './billing/access/current-key.ts';
 import { makeCreateMerchant } from './billing/merchants/create-merchant.ts';
 import { makeDeleteMerchant } from './billing/merchants/delete-merchant.ts';
 import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
@@ -114,6 +115,7 @@ export interface AccountVerbs {
   createApiKey: ReturnType<typeof makeCreateApiKey>;
   listApiKeys: ReturnType<typeof makeListApiKeys>;
   revokeApiKey: ReturnType<typeof makeRevokeApiKey>;
+  currentKey: ReturnType<typeof makeCurrentKey>;
   setSigningKey: ReturnType<typeof makeSetSigningKey>;
   removeSigningKey: ReturnType<typeof makeRemoveSigningKey>;
   rotateKek: ReturnType<typeof makeRotateKek>;
@@ -234,6 +236,7 @@ export function buildAccountVerbs(
     createApiKey: makeCreateApiKey({ merchants, uow, emit }),
     listApiKeys: makeListApiKeys(repos),
     revokeApiKey: makeRevokeApiKey({ merchants, uow, emit, cache: d.keyCache }),
+    currentKey: makeCurrentKey({ merchants }),
     setSigningKey: makeSetSigningKey({ merchants, uow, emit, box, gateway }),
     removeSigningKey: makeRemoveSigningKey({ merchants, uow, emit }),
     rotateKek: makeRotateKek({ ...repos, box }),

@@ -151,6 +151,8 @@ const TABLE: Record<string, Entry> = {
     }),
     foreign: null,
   },
+  // Who the key is: nobody else's object to ask about.
+  'GET /api-keys/current': { access: 'credential', request: () => ({ url: '/api-keys/current' }), foreign: null },
   'POST /trigger-pull': {
     access: 'merchant',
     request: (i) => ({ url: '/trigger-pull', payload: { subscription_id: i.subscription, merchant_secret: i.secret } }),

@@ -9,7 +9,7 @@ import { startApp, type TestApp } from '../support/app.ts';
 import { expectAccessible, HAS_CHROMIUM, launch, openPage, screenshot } from '../support/browser.ts';
 import { testClock } from '../support/clock.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
-import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
+import { ADMIN_KEY, accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 import { chainEnv } from '../support/pull-fixture.ts';
 import { newFundedAccount } from '../support/subscriber.ts';
 
@@ -34,9 +34,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
     await devnet?.stop();
   });
 
-  async function signIn(page: Page, merchantId: string, key: string) {
+  async function signIn(page: Page, key: string) {
     await page.goto(`${base}/dashboard`);
-    await page.getByLabel('Merchant ID').fill(merchantId);
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
@@ -53,7 +52,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
     await expectAccessible(page, 'dashboard sign-in');
     expect(page.url()).not.toContain(A.key);
 
-    await signIn(page, A.merchant.id, A.key);
+    await signIn(page, A.key);
     await page.getByLabel('Name').fill('Pro monthly');
     await page.getByLabel(/Price per cycle/).fill('10000000');
     await page.getByLabel(/Token contract/).fill(devnet.contracts.token);
@@ -117,7 +116,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
 
     // Merchant B, in a fresh tab, sees none of it.
     const other = await openPage(browser, 'phone');
-    await signIn(other.page, B.merchant.id, B.key);
+    await signIn(other.page, B.key);
     await expect.poll(() => other.page.getByTestId('plans').innerText(), { timeout: 20_000 }).toBe('No plans yet.');
     await expect
       .poll(() => other.page.getByTestId('subscriptions').innerText(), { timeout: 20_000 })
@@ -125,11 +124,16 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
     await expect.poll(() => other.page.getByTestId('revenue-total').innerText()).toBe('0');
     await screenshot(other.page, 'dashboard-other-merchant-phone');
     await expectAccessible(other.page, 'dashboard of another merchant, phone size');
-    // B's key on A's id: signing in as A with B's key is refused.
+    // The routes the dashboard reads answer B's key on A's merchant with 404.
+    for (const path of ['pulls', 'pulls/daily-totals', 'subscriptions', 'plans'])
+      expect((await as(t.app, B.key).get(`/merchants/${A.merchant.id}/${path}`)).status, path).toBe(404);
+    // A key that is unknown, or the operator's, does not sign in.
     await other.page.evaluate(() => sessionStorage.clear());
-    await signIn(other.page, A.merchant.id, B.key);
-    await expect.poll(() => other.page.getByRole('alert').innerText()).toBe('Sign-in failed: Merchant not found');
-    const direct = await as(t.app, B.key).get(`/merchants/${A.merchant.id}/pulls`);
-    expect(direct.status).toBe(404);
+    await signIn(other.page, `bk_${'x'.repeat(43)}`);
+    await expect
+      .poll(() => other.page.getByRole('alert').innerText())
+      .toBe('Sign-in failed: The API key is unknown or revoked');
+    await signIn(other.page, ADMIN_KEY);
+    await expect.poll(() => other.page.getByRole('alert').innerText()).toContain("this is the operator's key");
   }, 180_000);
 });

@@ -1,5 +1,5 @@
-// /dashboard: a merchant signs in with an API key (kept in this tab's sessionStorage, never in a
-// URL) and sees its business through the public API only: revenue per day and the CSV of pulls,
+// /dashboard: a merchant signs in with an API key alone (kept in this tab's sessionStorage, never in
+// a URL) and sees its business through the public API only: revenue per day and the CSV of pulls,
 // subscriptions (attention first) with their pull history and actions, plans, events and webhooks.
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, session, type Session } from '../api/client.ts';
@@ -56,7 +56,6 @@ export function DashboardPage() {
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
-  const [merchantId, setMerchantId] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -65,14 +64,21 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const s = { merchantId: merchantId.trim(), apiKey: apiKey.trim() };
-    session.set(s);
-    const { data, error: err, response } = await api.GET('/merchants/{id}', { params: { path: { id: s.merchantId } } });
+    const key = apiKey.trim();
+    // The key is sent once, as a header, to learn whose it is (GET /api-keys/current).
+    const {
+      data,
+      error: err,
+      response,
+    } = await api.GET('/api-keys/current', {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     setBusy(false);
-    if (!data) {
-      session.clear();
-      return setError(`Sign-in failed: ${errorText(err, response)}`);
-    }
+    if (!data) return setError(`Sign-in failed: ${errorText(err, response)}`);
+    if (!data.merchant)
+      return setError("Sign-in failed: this is the operator's key; sign in with a merchant's API key");
+    const s = { merchantId: data.merchant.id, apiKey: key };
+    session.set(s);
     onSignedIn(s);
   }
 
@@ -81,14 +87,6 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
       <p class="brand">Merchant dashboard</p>
       <h1>Sign in</h1>
       <form class="card" onSubmit={submit}>
-        <label for="merchant-id">Merchant ID</label>
-        <input
-          id="merchant-id"
-          autoComplete="username"
-          required
-          value={merchantId}
-          onInput={(e) => setMerchantId((e.target as HTMLInputElement).value)}
-        />
         <label for="api-key">API key</label>
         <input
           id="api-key"
@@ -98,7 +96,10 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
           value={apiKey}
           onInput={(e) => setApiKey((e.target as HTMLInputElement).value)}
         />
-        <p class="hint">The key stays in this browser tab (sessionStorage) and is sent only as a Bearer header.</p>
+        <p class="hint">
+          A merchant API key (<code>bk_…</code>). It stays in this browser tab (sessionStorage) and is sent only as a
+          Bearer header, never in a URL.
+        </p>
         <div class="actions">
           <button type="submit" disabled={busy}>
             Sign in

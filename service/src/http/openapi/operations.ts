@@ -523,6 +523,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       ...bodyErrors,
     ],
   },
+  'GET /api-keys/current': {
+    summary: "Who the request's key is: its merchant (the dashboard signs in with a key alone)",
+    tag: 'Credentials',
+    description: 'A key is needed in both modes. The operator key answers `actor: operator` with no merchant.',
+    answers: { 200: ['The key and its merchant', { actor: 'merchant', merchant: ex.merchant, key_id: ex.key.id }] },
+    errors: [['NOT_FOUND', ex.errors.notFound('Merchant')], DB, DB_DOWN, NO_DB],
+  },
   'GET /subscriptions/{id}/pulls': {
     summary: "A subscription's pull attempts, newest first",
     tag: 'Pulls',
