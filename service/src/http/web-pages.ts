@@ -36,10 +36,30 @@ export function pageHtml(index: string, cfg: PageConfig): string {
   return index.replace('</head>', `<script id="billing-config" type="application/json">${json}</script></head>`);
 }
 
+/**
+ * Only this service's own files run; the browser may talk to the service and to the Soroban RPC
+ * (and, for the local test wallet, its control API on the same origin); no page may frame these
+ * (a checkout under someone else's frame could be clickjacked into signing).
+ */
+export function contentSecurityPolicy(cfg: PageConfig): string {
+  const rpc = new URL(cfg.rpc_url).origin;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${rpc}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
 export function registerWebPages(app: FastifyInstance, config: Config, dist = WEB_DIST): void {
   const indexFile = `${dist}/index.html`;
   const built = existsSync(indexFile);
   let html: string | undefined;
+  const csp = contentSecurityPolicy(pageConfigOf(config));
   const page = () => (html ??= pageHtml(readFileSync(indexFile, 'utf8'), pageConfigOf(config)));
   for (const url of PAGES) {
     app.get(url, { schema: { hide: true } }, async (_request, reply) => {
@@ -53,6 +73,7 @@ export function registerWebPages(app: FastifyInstance, config: Config, dist = WE
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', csp)
         .send(page());
     });
   }

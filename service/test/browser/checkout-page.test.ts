@@ -59,7 +59,12 @@ describe.skipIf(!HAS_CHROMIUM)('checkout page in headless Chromium', () => {
   it('a subscriber checks out with the local test wallet: vault, allowance and subscription exist', async () => {
     const { wallet, merchant, plan } = await merchantPlan();
     const { page, outside, errors } = await openPage(browser);
-    await page.goto(`${base}/checkout/${plan.id}`);
+    const res = await page.goto(`${base}/checkout/${plan.id}`);
+    // Only the service's own scripts, no framing (the page is a signing prompt).
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`connect-src 'self' ${new URL(devnet.rpcUrl).origin}`);
     await expect.poll(() => page.getByTestId('price').innerText(), { timeout: 20_000 }).toMatch(/^2\.5 /);
     const body = await page.locator('main').innerText();
     expect(body).toContain('Acme Streaming');

@@ -3,6 +3,7 @@
 // with the local test wallet, the merchant sees the new subscriber, collects a cycle and sees it
 // in the pull history (with its transaction hash), the revenue chart and the CSV export; another
 // merchant's key sees none of it. Screenshots go to docs/screenshots/; axe-core checks each view.
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.ts';
@@ -105,7 +106,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
     const csv = page.getByTestId('csv-link');
     await csv.waitFor({ timeout: 20_000 });
     expect(await csv.innerText()).toContain('(1 pulls)');
-    const text = await page.evaluate(async (href) => (await fetch(href)).text(), (await csv.getAttribute('href'))!);
+    const [download] = await Promise.all([page.waitForEvent('download'), csv.click()]);
+    const text = readFileSync((await download.path())!, 'utf8');
     expect(text.split('\r\n')).toHaveLength(2);
     expect(text).toContain(hash);
 
