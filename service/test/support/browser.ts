@@ -4,6 +4,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { type Keypair, TransactionBuilder } from '@stellar/stellar-sdk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -76,18 +78,27 @@ export async function expectAccessible(page: Page, what: string) {
  * @stellar/freighter-api's window messages as the extension's content script does. `network` is
  * the passphrase it reports; `refuse` makes it decline every signature, as a user would.
  */
-export function fakeFreighter(o: { address: string; network: string; refuse?: boolean }) {
-  return ({ address, network, refuse }: typeof o) => {
+export function fakeFreighter(o: { address: string; network: string; refuse?: boolean; sign?: boolean }) {
+  return ({ address, network, refuse, sign }: typeof o) => {
     // Runs in the page (this package's types have no DOM).
     const window = globalThis as unknown as {
       freighter: boolean;
       location: { origin: string };
       postMessage(message: unknown, origin: string): void;
       addEventListener(type: 'message', fn: (event: { data: unknown }) => void): void;
+      /** Exposed by withFreighter: the test's key signs in Node. */
+      __freighterSign(xdr: string): Promise<string>;
+      __freighterSignBlob(message: string): Promise<string>;
     };
     window.freighter = true;
     window.addEventListener('message', (event) => {
-      const d = event.data as { source?: string; messageId?: number; type?: string };
+      const d = event.data as {
+        source?: string;
+        messageId?: number;
+        type?: string;
+        transactionXdr?: string;
+        blob?: string;
+      };
       if (d?.source !== 'FREIGHTER_EXTERNAL_MSG_REQUEST') return;
       const reply = (payload: object) =>
         window.postMessage(
@@ -105,6 +116,10 @@ export function fakeFreighter(o: { address: string; network: string; refuse?: bo
             networkDetails: { network: 'CUSTOM', networkName: 'custom', networkUrl: '', networkPassphrase: network },
           });
         case 'SUBMIT_TRANSACTION':
+          if (sign && !refuse)
+            return void window
+              .__freighterSign(d.transactionXdr!)
+              .then((signed) => reply({ signedTransaction: signed, signerAddress: address }));
           return reply(
             refuse
               ? {
@@ -114,7 +129,27 @@ export function fakeFreighter(o: { address: string; network: string; refuse?: bo
                 }
               : { apiError: { code: -1, message: 'the stand-in holds no key' } },
           );
+        case 'SUBMIT_BLOB':
+          return void window
+            .__freighterSignBlob(d.blob!)
+            .then((signed) => reply({ signedBlob: signed, signerAddress: address }));
       }
     });
   };
+}
+
+/** The Freighter stand-in holding `kp`: it signs transactions and SEP-53 messages as the extension would. */
+export async function withFreighter(page: Page, kp: Keypair, passphrase: string) {
+  await page.exposeFunction('__freighterSign', (xdr: string) => {
+    const tx = TransactionBuilder.fromXDR(xdr, passphrase);
+    tx.sign(kp);
+    return tx.toXDR();
+  });
+  await page.exposeFunction('__freighterSignBlob', (message: string) =>
+    Buffer.from(kp.sign(createHash('sha256').update(`Stellar Signed Message:\n${message}`).digest())).toString(
+      'base64',
+    ),
+  );
+  const o = { address: kp.publicKey(), network: passphrase, sign: true };
+  await page.addInitScript(fakeFreighter(o), o);
 }
