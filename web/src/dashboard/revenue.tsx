@@ -116,7 +116,12 @@ export function Revenue({ merchantId, version }: { merchantId: string; version: 
   );
 }
 
-const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+// A cell a spreadsheet would read as a formula (=, +, -, @ first) is prefixed with ' (OWASP's
+// CSV-injection advice): error texts come from the network and are not ours to trust.
+function csvCell(raw: string): string {
+  const v = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
 
 function Chart({ days }: { days: Day[] }) {
   // 30 UTC days ending today, zero where nothing was collected.
