@@ -1,7 +1,8 @@
 // The merchant dashboard in headless Chromium against the service (AUTH_MODE=keys) and the local
 // network: a merchant signs in with its key, creates a plan, a subscriber checks out on that plan
 // with the local test wallet, the merchant sees the new subscriber, collects a cycle and sees it
-// in the pull history (with its transaction hash), the revenue chart and the CSV export; another
+// in the pull history (with its transaction hash), the revenue chart and the CSV export, then
+// pauses, resumes and cancels it; another
 // merchant's key sees none of it. Screenshots go to docs/screenshots/; axe-core checks each view.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -113,6 +114,20 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
 
     await screenshot(page, 'dashboard');
     await expectAccessible(page, 'dashboard with a collected cycle');
+    // Pause, resume and cancel from the same panel.
+    const subStatus = () => detail.locator('p .badge').first().innerText();
+    for (const [button, status] of [
+      ['Pause', 'paused'],
+      ['Resume', 'active'],
+    ] as const) {
+      await detail.getByRole('button', { name: button, exact: true }).click();
+      await expect.poll(() => result.innerText(), { timeout: 20_000 }).toContain(`${button}: done`);
+      await expect.poll(subStatus, { timeout: 20_000 }).toBe(status);
+    }
+    await detail.getByLabel('at period end').uncheck();
+    await detail.getByRole('button', { name: 'Cancel subscription' }).click();
+    await expect.poll(() => result.innerText(), { timeout: 20_000 }).toContain('Cancel: done');
+    await expect.poll(subStatus, { timeout: 20_000 }).toBe('canceled');
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
 
