@@ -112,9 +112,29 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in headless Chromium', () => {
     expect(text.split('\r\n')).toHaveLength(2);
     expect(text).toContain(hash);
 
+    // A subscriber who fell behind (set directly: making a pull fail on chain is another suite's
+    // work) is listed first and above the list.
+    const late = await as(t.app, A.key).post('/subscriptions', {
+      plan_id: checkoutPath.split('/').pop(),
+      customer_wallet_address: (await newFundedAccount(devnet)).publicKey(),
+    });
+    await t.deps.db.query("UPDATE subscriptions SET status = 'past_due' WHERE id = $1", [late.body.subscription.id]);
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId('attention').innerText(), { timeout: 20_000 })
+      .toContain('Needs attention: 1 past-due subscription');
+    await expect.poll(() => rows.first().innerText(), { timeout: 20_000 }).toContain('past_due');
     await screenshot(page, 'dashboard');
     await expectAccessible(page, 'dashboard with a collected cycle');
-    // Pause, resume and cancel from the same panel.
+    // Pause, resume and cancel from the subscription's panel.
+    await page
+      .getByTestId('subscriptions')
+      .locator(`tr:has-text("${subscriber.slice(0, 6)}")`)
+      .getByRole('button')
+      .click();
+    await expect.poll(() => history.innerText(), { timeout: 20_000 }).toContain(hash);
+    await detail.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dashboard-subscription');
     const subStatus = () => detail.locator('p .badge').first().innerText();
     for (const [button, status] of [
       ['Pause', 'paused'],

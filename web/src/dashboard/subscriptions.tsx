@@ -71,6 +71,19 @@ export function Subscriptions({
     })();
   }, [merchantId, status, planId, cursor, version]);
 
+  // Past-due subscriptions of every page, above the list (the listing pages by creation date).
+  const [attention, setAttention] = useState<Sub[]>([]);
+  useEffect(() => {
+    api
+      .GET('/merchants/{id}/subscriptions', {
+        params: {
+          path: { id: merchantId },
+          query: { limit: 100, status: 'past_due', ...(planId ? { plan_id: planId } : {}) },
+        },
+      })
+      .then(({ data }) => setAttention((data?.subscriptions ?? []) as Sub[]));
+  }, [merchantId, planId, version]);
+
   const planName = (id: string) => plans.find((p) => p.id === id)?.name ?? shortAddress(id);
   const refilter = (f: () => void) => {
     f();
@@ -113,6 +126,25 @@ export function Subscriptions({
         <p role="alert" class="notice error">
           {error}
         </p>
+      )}
+      {attention.length > 0 && (
+        <div class="notice error" data-testid="attention">
+          <p>
+            <strong>Needs attention:</strong> {attention.length} past-due subscription
+            {attention.length === 1 ? '' : 's'}
+            {attention.length === 100 ? ' (first 100)' : ''}.
+          </p>
+          <ul>
+            {attention.map((s) => (
+              <li key={s.id}>
+                <button type="button" class="secondary" onClick={() => setSelected(s.id)}>
+                  {shortAddress(s.customer_wallet_address)} on {planName(s.plan_id)}, due{' '}
+                  {dateTime(s.next_billing_date)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       <div class="scroll" tabIndex={0} role="region" aria-label="Scrollable table">
         <table data-testid="subscriptions">
