@@ -216,6 +216,24 @@ async function main() {
   console.log(
     '\n\x1b[32mDemo complete: cycles collected on the local network, each exactly once, by hand and by the collector.\x1b[0m',
   );
+
+  step(15, 'The hosted pages: checkout, dashboard and subscriber self-service, on the first service');
+  const monthly = await call('POST', '/plans', {
+    merchant_id: merchant.json.merchant.id,
+    name: 'Premium monthly',
+    token_amount: 25000000,
+    interval_seconds: 2592000,
+    token_contract_id: devnet.contracts.token,
+  });
+  show('checkout (use "Subscribe with the local test wallet")', `${api}/checkout/${monthly.json.plan.id}`);
+  show('dashboard', `${api}/dashboard`);
+  show('  API key (sign in with it)', merchant.json.api_key);
+  show('  merchant secret (for "Collect now")', merchantKey.secret());
+  show('subscriber self-service', `${api}/manage`);
+  // Left running for a look (npm run demo -- --exit, or CI set, ends here).
+  if (process.argv.includes('--exit') || process.env.CI) return;
+  console.log('\n   The local network and the service keep running: open the pages above. Ctrl-C to stop.');
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
 }
 
 /**

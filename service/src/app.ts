@@ -18,12 +18,15 @@ import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerApiDocs } from './http/openapi/openapi.ts';
+import { registerWebPages } from './http/web-pages.ts';
 import { installObservability, requestIdOptions, unmatchedRecorder } from './http/observability.ts';
 import { operationsRoutes } from './http/routes/operations.ts';
 import { installLimits } from './http/limits.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.ts';
+import { checkoutRoutes } from './http/routes/checkout.ts';
+import { merchantPullRoutes } from './http/routes/merchant-pulls.ts';
 
 // Every route of the API, in one list. Each declares its access (http/auth.ts).
 const ROUTES = [
@@ -38,6 +41,8 @@ const ROUTES = [
   listingRoutes,
   eventRoutes,
   webhookEndpointRoutes,
+  merchantPullRoutes,
+  checkoutRoutes,
 ];
 
 // Ids of any length must reach their schema and get the spec's 400; a request line is bounded by
@@ -78,6 +83,7 @@ export function buildApp(deps: Deps): FastifyInstance {
   installObservability(app, deps.metrics);
   installLimits(app, config);
   registerApiDocs(app, config);
+  registerWebPages(app, config);
 
   // The API in its own scope, so that authentication hooks exactly its routes (not /docs).
   app.register(async (api) => {

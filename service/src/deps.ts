@@ -9,6 +9,7 @@ import { createKeyCache, type KeyCache } from './billing/access/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './billing/access/key-usage.ts';
 import { makeListApiKeys } from './billing/access/list-api-keys.ts';
 import { makeRevokeApiKey } from './billing/access/revoke-api-key.ts';
+import { makeCurrentKey } from './billing/access/current-key.ts';
 import { makeCreateMerchant } from './billing/merchants/create-merchant.ts';
 import { makeDeleteMerchant } from './billing/merchants/delete-merchant.ts';
 import { makeGetMerchant } from './billing/merchants/get-merchant.ts';
@@ -34,6 +35,10 @@ import {
 } from './billing/subscriptions/subscription-state.ts';
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
+import { makeListMerchantPulls, makeMerchantDailyTotals } from './billing/pulls/list-merchant-pulls.ts';
+import { makeCheckoutSubscription } from './billing/checkout/checkout-subscription.ts';
+import { makeListWalletSubscriptions } from './billing/subscribers/list-wallet-subscriptions.ts';
+import { walletSignatures } from './chain/wallet-signature.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
@@ -110,6 +115,7 @@ export interface AccountVerbs {
   createApiKey: ReturnType<typeof makeCreateApiKey>;
   listApiKeys: ReturnType<typeof makeListApiKeys>;
   revokeApiKey: ReturnType<typeof makeRevokeApiKey>;
+  currentKey: ReturnType<typeof makeCurrentKey>;
   setSigningKey: ReturnType<typeof makeSetSigningKey>;
   removeSigningKey: ReturnType<typeof makeRemoveSigningKey>;
   rotateKek: ReturnType<typeof makeRotateKek>;
@@ -142,11 +148,20 @@ export interface Deps {
   /** The outbox's one door: writes an event in the caller's transaction. */
   emit: EmitEvent;
   eventVerbs: EventVerbs;
+  /** The hosted pages' keyless verbs: the checkout's subscription, a subscriber's own list. */
+  checkoutVerbs: CheckoutVerbs;
+}
+
+export interface CheckoutVerbs {
+  checkoutSubscription: ReturnType<typeof makeCheckoutSubscription>;
+  listWalletSubscriptions: ReturnType<typeof makeListWalletSubscriptions>;
 }
 
 export interface PullVerbs {
   triggerPull: ReturnType<typeof makeTriggerPull>;
   listPulls: ReturnType<typeof makeListPulls>;
+  listMerchantPulls: ReturnType<typeof makeListMerchantPulls>;
+  merchantDailyTotals: ReturnType<typeof makeMerchantDailyTotals>;
   reconcilePending: ReturnType<typeof makeReconcilePending>;
 }
 
@@ -221,6 +236,7 @@ export function buildAccountVerbs(
     createApiKey: makeCreateApiKey({ merchants, uow, emit }),
     listApiKeys: makeListApiKeys(repos),
     revokeApiKey: makeRevokeApiKey({ merchants, uow, emit, cache: d.keyCache }),
+    currentKey: makeCurrentKey({ merchants }),
     setSigningKey: makeSetSigningKey({ merchants, uow, emit, box, gateway }),
     removeSigningKey: makeRemoveSigningKey({ merchants, uow, emit }),
     rotateKek: makeRotateKek({ ...repos, box }),
@@ -259,6 +275,19 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const cursors = createCursorCodec(config.cursorSecret);
   const verbs = buildVerbs({ repos, uow, clock, keyCache, emit, eventRow, config });
   const eventVerbs = buildEventVerbs({ config, repos, uow, box }, overrides.webhookSender);
+  const checkoutVerbs: CheckoutVerbs = {
+    checkoutSubscription: makeCheckoutSubscription({
+      plans: repos.plans,
+      gateway,
+      contractId: config.contractId,
+      createSubscription: verbs.createSubscription,
+    }),
+    listWalletSubscriptions: makeListWalletSubscriptions({
+      walletSubscriptions: repos.walletSubscriptions,
+      signatures: walletSignatures,
+      clock,
+    }),
+  };
   return {
     config,
     logger,
@@ -278,6 +307,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     cursors,
     emit,
     eventVerbs,
+    checkoutVerbs,
   };
 }
 
@@ -377,6 +407,8 @@ export function buildPullVerbs(
   return {
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
+    listMerchantPulls: makeListMerchantPulls(d.repos),
+    merchantDailyTotals: makeMerchantDailyTotals({ ...d.repos, clock: d.clock }),
     reconcilePending: makeReconcilePending({ ...shared, roundLimitMs: d.config.reconcileRoundLimitMs }),
   };
 }

@@ -11,6 +11,8 @@ import type {
 import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
+import type { MerchantPullsRepo } from './pulls/merchant-pulls-port.ts';
+import type { WalletSubscriptionsRepo } from './subscribers/wallet-subscriptions-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
@@ -133,6 +135,10 @@ export interface Repos {
   plans: PlansRepo;
   subscriptions: SubscriptionsRepo;
   pulls: PullsRepo;
+  /** A merchant's pulls across its subscriptions, and its daily totals. */
+  merchantPulls: MerchantPullsRepo;
+  /** A subscriber's subscriptions across merchants (/manage). */
+  walletSubscriptions: WalletSubscriptionsRepo;
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
   collection: CollectionRepo;

@@ -430,6 +430,106 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     answers: { 200: ['The subscription', { subscription: ex.subscriptionDetail }] },
     errors: [...readErrors('Subscription'), ['CONFLICT', ex.errors.canceled], ...bodyErrors],
   },
+  'GET /merchants/{id}/pulls': {
+    summary: "A merchant's pulls across its subscriptions (filters: from, to, status), oldest first",
+    tag: 'Pulls',
+    description:
+      "For the merchant's books (the dashboard's CSV export): every attempt with its transaction hash, `from` inclusive and `to` exclusive on `created_at`.",
+    answers: { 200: ['One page; follow next_cursor for the next', page('pulls', ex.pull)] },
+    errors: [
+      ...listErrors('Merchant'),
+      ['INVALID_INPUT', ex.errors.invalid('from', 'from must be an ISO 8601 date-time')],
+      ['VALIDATION', ex.errors.invalid('to', 'to must be later than from')],
+    ],
+  },
+  'GET /merchants/{id}/pulls/daily-totals': {
+    summary: "What a merchant's confirmed pulls collected per UTC day and token (the revenue chart)",
+    tag: 'Pulls',
+    description:
+      "Window `from` (default 30 days before `to`) to `to` (default now), at most 366 days, on the pulls' `created_at`. Days without a confirmed pull are absent. `amount` sums what the token's transfer event says moved.",
+    answers: {
+      200: [
+        'The totals',
+        {
+          from: '2026-10-22T16:32:01.020Z',
+          to: '2026-11-21T16:32:01.020Z',
+          days: [{ date: '2026-11-21', token_contract_id: ex.pull.token_contract_id, amount: 100000000, pulls: 1 }],
+        },
+      ],
+    },
+    errors: [...readErrors('Merchant'), ['VALIDATION', ex.errors.invalid('from', 'the window is at most 366 days')]],
+  },
+  'POST /checkout/{plan_id}/subscriptions': {
+    summary:
+      'The hosted checkout records its subscriber, once the ledger shows the vault and allowance (no key needed)',
+    tag: 'Subscriptions',
+    description:
+      "Before the row is created the ledger is read: a vault of this subscriber for the plan's merchant with exactly the plan's token, amount and interval, and a live allowance to the vault contract of at least one cycle. Otherwise 400 with `code` (`vault_missing`, `vault_terms_mismatch`, `insufficient_allowance`, `allowance_expired`, `allowance_revoked`) and nothing is written. `POST /subscriptions` keeps the spec's behaviour.",
+    request: { customer_wallet_address: ex.requests.createSubscription.customer_wallet_address },
+    answers: { 201: ['Created', { message: 'Subscription created', subscription: ex.subscription }] },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('plan_id parameter', 'plan_id parameter must be a valid UUID')],
+      [
+        'VALIDATION',
+        {
+          error:
+            'Checkout not confirmed on chain: Vault does not exist: no vault entry for this subscriber and merchant',
+          code: 'vault_missing',
+        },
+      ],
+      ['NOT_FOUND', ex.errors.notFound('Plan')],
+      ['CONFLICT', { error: 'Plan is archived: it takes no new subscriptions', code: 'plan_archived' }],
+      ['CONTRACT_ID_MISSING', { error: 'CONTRACT_ID is not configured' }],
+      ['CHAIN_UNAVAILABLE', { error: 'Soroban RPC unavailable: timed out', code: 'chain_unavailable' }],
+      ...bodyErrors,
+    ],
+  },
+  'POST /subscriber/subscriptions': {
+    summary: "A subscriber's own subscriptions with this service's merchants, proven by a wallet signature (no key)",
+    tag: 'Subscriptions',
+    description:
+      "For the /manage page. The wallet signs (SEP-53, as Freighter signMessage does) the text `Show my subscriptions\\nwallet: <wallet>\\nat: <signed_at>`; the signature must be at most 300 seconds old. Read only: renewing or stopping the allowance is the subscriber's own `approve` on chain (an allowance set to 0 ends the subscription as canceled at its next billing attempt).",
+    request: {
+      wallet: ex.requests.createSubscription.customer_wallet_address,
+      signed_at: '2026-11-21T16:32:01.020Z',
+      signature: 'q1Vh…base64…Ag==',
+    },
+    answers: {
+      200: [
+        'Every subscription of the wallet',
+        {
+          subscriptions: [
+            {
+              ...ex.subscription,
+              plan: {
+                name: 'Gold monthly',
+                token_amount: 100000000,
+                interval_seconds: 2592000,
+                token_contract_id: ex.pull.token_contract_id,
+              },
+              merchant: {
+                name: 'Acme Ltd',
+                wallet_address: 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H',
+              },
+            },
+          ],
+        },
+      ],
+    },
+    errors: [
+      ['INVALID_INPUT', ex.errors.invalid('wallet', 'must be a valid Stellar Ed25519 public address')],
+      ['VALIDATION', ex.errors.invalid('signature', "signature is not the wallet's signature of the message")],
+      ['VALIDATION', ex.errors.invalid('signed_at', 'the message must be signed within 300 seconds of the request')],
+      ...bodyErrors,
+    ],
+  },
+  'GET /api-keys/current': {
+    summary: "Who the request's key is: its merchant (the dashboard signs in with a key alone)",
+    tag: 'Credentials',
+    description: 'A key is needed in both modes. The operator key answers `actor: operator` with no merchant.',
+    answers: { 200: ['The key and its merchant', { actor: 'merchant', merchant: ex.merchant, key_id: ex.key.id }] },
+    errors: [['NOT_FOUND', ex.errors.notFound('Merchant')], DB, DB_DOWN, NO_DB],
+  },
   'GET /subscriptions/{id}/pulls': {
     summary: "A subscription's pull attempts, newest first",
     tag: 'Pulls',

@@ -4,9 +4,10 @@ import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
 import { IdParams, toIso } from '../schemas/common.ts';
 import { apiKeyJson, apiKeyResponses, CreateApiKeyBody, KeyParams } from '../schemas/api-keys.ts';
+import { merchantJson } from '../schemas/merchants.ts';
 
 export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
-  const { createApiKey, listApiKeys, revokeApiKey } = deps.accountVerbs;
+  const { createApiKey, listApiKeys, revokeApiKey, currentKey } = deps.accountVerbs;
   const config = { access: 'credential' } as const;
 
   app.post<{ Params: IdParams; Body: CreateApiKeyBody }>(
@@ -29,6 +30,12 @@ export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
       return { keys: keys.map(apiKeyJson) };
     },
   );
+
+  // Who this key is: the dashboard signs in with a key alone.
+  app.get('/api-keys/current', { schema: { response: apiKeyResponses.current }, config }, async (request) => {
+    const who = await currentKey({ ctx: ctxOf(request) });
+    return { actor: who.actor, merchant: who.merchant ? merchantJson(who.merchant) : null, key_id: who.keyId };
+  });
 
   app.delete<{ Params: KeyParams }>(
     '/merchants/:id/api-keys/:key_id',

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ApiKey } from '../../billing/model.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso } from './common.ts';
+import { MerchantJson } from './merchants.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,7 +55,14 @@ export type CreateApiKeyResponse = z.infer<typeof CreateApiKeyResponse>;
 export type ListApiKeysResponse = z.infer<typeof ListApiKeysResponse>;
 export type RevokeApiKeyResponse = z.infer<typeof RevokeApiKeyResponse>;
 
+export const CurrentKeyResponse = z.strictObject({
+  actor: z.enum(['merchant', 'operator']),
+  merchant: MerchantJson.nullable(),
+  key_id: z.uuid().nullable(),
+});
+
 export const apiKeyResponses = {
+  current: { 200: responseSchema(CurrentKeyResponse) },
   create: { 201: responseSchema(CreateApiKeyResponse) },
   list: { 200: responseSchema(ListApiKeysResponse) },
   revoke: { 200: responseSchema(RevokeApiKeyResponse) },

@@ -6,6 +6,8 @@ import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
+import { createMerchantPullsRepo } from './merchant-pulls-repo.ts';
+import { createWalletSubscriptionsRepo } from './wallet-subscriptions-repo.ts';
 import { createSigningKeysRepo } from './signing-keys-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
 import { createEventsRepo } from './events-repo.ts';
@@ -18,6 +20,8 @@ export function createRepos(db: Queryable): Repos {
     plans: createPlansRepo(db),
     subscriptions: createSubscriptionsRepo(db),
     pulls: createPullsRepo(db),
+    merchantPulls: createMerchantPullsRepo(db),
+    walletSubscriptions: createWalletSubscriptionsRepo(db),
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
