@@ -1,6 +1,6 @@
 // Headless Chromium (Debian's package; .ci/run installs it) for the pages' tests: a page that may
 // reach only loopback (the service and the local network), screenshots kept under
-// docs/screenshots/ for the README, and an axe-core check that fails on serious violations.
+// service/test-results/screenshots/ (docs/screenshots/ for the README with UPDATE_SCREENSHOTS=1), and an axe-core check that fails on serious violations.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,14 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-export const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+// Every run saves its screenshots; only UPDATE_SCREENSHOTS=1 replaces the README's committed ones,
+// so a test run leaves the tree clean.
+export const SCREENSHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === '1' ? '../../../docs/screenshots/' : '../../test-results/screenshots/',
+    import.meta.url,
+  ),
+);
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Chromium, once the front end is built (npm ci builds it; `npm run build -w web` after a change). */
