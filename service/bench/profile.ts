@@ -130,11 +130,9 @@ async function profileOne(o: Options, t: Target, log: (s: string) => void): Prom
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250', '--import', PRELOAD];
-  const svc = await startService({
-    databaseUrl: t.databaseUrl,
-    extraNodeArgs: nodeArgs,
-    env: { NODE_ENV: 'production' },
-  });
+  // Production mode refuses the embedded database (config.ts), so PGlite runs as `npm start` does.
+  const env = t.databaseUrl ? { NODE_ENV: 'production' } : {};
+  const svc = await startService({ databaseUrl: t.databaseUrl, extraNodeArgs: nodeArgs, env });
   const wallets = makeWallets(60);
   const { id: merchant } = await createMerchant(svc.base, wallets[0]);
   const ids = await createPlans(svc.base, merchant, 1000);
