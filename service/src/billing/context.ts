@@ -11,12 +11,12 @@ export type Actor =
   | { kind: 'merchant'; merchantId: string; keyId: string }
   | { kind: 'system'; job: string };
 
+/** What a verb knows of its caller. The request id stays in HTTP's logs; no verb needs it. */
 export interface Ctx {
   actor: Actor;
-  requestId: string;
 }
 
 export const ANONYMOUS: Actor = { kind: 'anonymous' };
 export const OPERATOR: Actor = { kind: 'operator' };
 
-export const systemCtx = (job: string): Ctx => ({ actor: { kind: 'system', job }, requestId: job });
+export const systemCtx = (job: string): Ctx => ({ actor: { kind: 'system', job } });

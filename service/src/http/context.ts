@@ -3,4 +3,4 @@
 import type { FastifyRequest } from 'fastify';
 import type { Ctx } from '../billing/context.ts';
 
-export const ctxOf = (request: FastifyRequest): Ctx => ({ actor: request.actor, requestId: request.id });
+export const ctxOf = (request: FastifyRequest): Ctx => ({ actor: request.actor });
