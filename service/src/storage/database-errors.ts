@@ -40,6 +40,8 @@ export function sqlState(err: unknown): string | undefined {
 
 function guardQueryable(q: Queryable): Queryable {
   return {
+    // The embedded database's read cache stays reachable through the guard (read-cache.ts).
+    readCache: q.readCache,
     async query(text, params, name) {
       try {
         return await q.query(text, params, name);
@@ -79,6 +81,7 @@ async function heldConnection<T>(
 export function guardDb(db: Db): Db {
   return {
     kind: db.kind,
+    readCache: db.readCache,
     query: guardQueryable(db).query,
     transaction: (fn) => heldConnection((inner) => db.transaction(inner), fn),
     session: (fn) => heldConnection((inner) => db.session(inner), fn),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../src/storage/db.ts';
 import { WriteWatch } from '../../src/storage/read-cache.ts';
 import { unavailableDb } from '../../src/storage/unavailable-db.ts';
+import { guardDb } from '../../src/storage/database-errors.ts';
 
 describe('WriteWatch', () => {
   it('starts a new generation of a table on anything that may have written it, and only then', () => {
@@ -74,6 +75,12 @@ describe('ReadCache on PGlite', () => {
     await db.query('UPDATE t SET a = $1 WHERE id = $2', [14, 1]);
     await racing;
     expect(await read()).toBe(14);
+  });
+
+  it('reaches the repositories through the error guard, in and out of transactions', async () => {
+    const guarded = guardDb(db);
+    expect(guarded.readCache).toBe(db.readCache);
+    expect(await guarded.transaction(async (tx) => tx.readCache)).toBe(db.readCache);
   });
 
   it('is absent where there is no embedded database', () => {
