@@ -49,6 +49,7 @@ export interface Page<T> {
 
 /** With due_before the order is (next_billing_date, id), otherwise (created_at, id). */
 export interface SubscriptionFilter {
+  /** The merchant's subscriptions, none at all while the merchant is soft-deleted. */
   merchant_id?: string;
   plan_id?: string;
   status?: SubscriptionStatus;

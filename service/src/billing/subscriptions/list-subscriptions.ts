@@ -28,9 +28,12 @@ export function makeListSubscriptions(deps: {
     const { scope, filter, page } = input;
     if ('merchant_id' in scope) {
       mustSee(ctx, scope.merchant_id, 'Merchant');
+      // The listing has rows only for a live merchant; an empty page may mean there is none.
+      const found = await deps.subscriptions.list({ ...filter, merchant_id: scope.merchant_id }, page);
+      if (found.items.length > 0) return found;
       const merchant = await deps.merchants.findById(scope.merchant_id);
       if (!merchant || merchant.deleted_at) throw notFound('Merchant');
-      return deps.subscriptions.list({ ...filter, merchant_id: merchant.id }, page);
+      return found;
     }
     const plan = await deps.plans.findOffered(scope.plan_id);
     if (!plan) throw notFound('Plan');

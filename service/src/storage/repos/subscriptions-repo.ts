@@ -120,7 +120,12 @@ function listQuery(f: SubscriptionFilter) {
     where.push(`${column} ${op} $${params.length}`);
     shape += letter;
   };
-  if (f.merchant_id !== undefined) add('merchant_id', '=', f.merchant_id, 'm');
+  if (f.merchant_id !== undefined) {
+    add('merchant_id', '=', f.merchant_id, 'm');
+    // Rows only while the merchant is live: a page with rows then proves the merchant exists, and
+    // the verb looks the merchant up only for an empty page (one round trip in the common case).
+    where.push('EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NULL)');
+  }
   if (f.plan_id !== undefined) add('plan_id', '=', f.plan_id, 'p');
   if (f.status !== undefined) add('status', '=', f.status, 's');
   if (f.due_before !== undefined) add('next_billing_date', '<=', f.due_before, 'd');
