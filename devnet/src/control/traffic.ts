@@ -14,7 +14,7 @@
 import {
   Account,
   hash,
-  Keypair,
+  type Keypair,
   Operation,
   StrKey,
   TimeoutInfinite,

@@ -16,7 +16,6 @@ import { COST } from './host.ts';
 import { HostError } from './host-error.ts';
 import { nonceEntry, nonceKey } from './auth.ts';
 import { addr, field, u32 } from './scval.ts';
-import { scAddress } from './addresses.ts';
 import { accountKey } from '../ledger/keys.ts';
 
 /** The address credentials of an entry, whichever address arm carries them. */

@@ -340,7 +340,7 @@ function invokeHostFunction(
   });
   const diagnostics = out.host.events.map(toDiagnosticEvent);
   if (out.error) return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionTrapped' }, diagnostics);
-  const usage = measure(out, net.state);
+  const usage = measure(out);
   const rent = BigInt(rentFee(usage.rentChanges, sequence, stateSize, net.config));
   const refundable = BigInt(eventsFee(usage.eventBytes, net.config)) + rent;
   if (

@@ -100,7 +100,7 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     };
   }
 
-  const usage = measure(out, net.state);
+  const usage = measure(out);
   const auth = enforce ? op.auth : out.auth.entries();
   // Recorded address entries are still unsigned: budget their signature checks now.
   const unsigned = enforce ? 0 : auth.filter((a) => a.credentials.type !== 'sorobanCredentialsSourceAccount').length;

@@ -2,7 +2,7 @@
 // `billing`: what an operator does by hand, with the server's own configuration (DATABASE_URL
 // etc.), verbs and migrations. Human output by default, --json for scripts; errors go to stderr
 // with exit status 1. Arguments are parsed by commander, never by hand.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { CreateMerchantBody, merchantJson } from '../http/schemas/merchants.ts';
 import { IdParams } from '../http/schemas/common.ts';
 import { PlanListQuery } from '../http/schemas/listings.ts';

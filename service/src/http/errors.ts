@@ -2,7 +2,7 @@
 // fields a BillingError carries in `details`, e.g. `code` on a rejected pull). Every error the
 // service answers goes through errorResponse, so no route formats an error by hand.
 import type { BillingErrorCode } from '../billing/errors.ts';
-import { BillingError } from '../billing/errors.ts';
+import type { BillingError } from '../billing/errors.ts';
 
 export const STATUS_BY_CODE: Record<BillingErrorCode, number> = {
   VALIDATION: 400,

@@ -21,7 +21,12 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
   let t: TestApp;
   const lines: string[] = [];
   beforeAll(async () => {
-    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     t = await startApp(target, { env: { ...accountsEnv(), LOG_LEVEL: 'trace' }, logDestination: stream });
   });
   afterAll(() => t.close());

@@ -45,7 +45,7 @@ describe.each(TARGETS)('merchants on %s', (target) => {
       ],
       // One character changed: the checksum no longer matches.
       [
-        { name: 'A', wallet_address: wallet.slice(0, -1) + 'G' },
+        { name: 'A', wallet_address: `${wallet.slice(0, -1)}G` },
         'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address',
       ],
       // Only the first failing field is reported.
