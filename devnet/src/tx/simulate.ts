@@ -16,8 +16,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { formatHostErrorText } from '../host/display.ts';
 import { toDiagnosticEvent } from '../host/events.ts';
-import { COST } from '../host/host.ts';
-import type { Network } from '../ledger/network.ts';
+import { COST } from '../host/invocation.ts';
+import type { Network } from '../network/network.ts';
 import { isClassic, isTemporary, keyId } from '../ledger/keys.ts';
 import { eventsFee, nonRefundableFee, rentFee, type RentChange } from './fees.ts';
 import { invoke } from './invoke.ts';

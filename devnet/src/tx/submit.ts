@@ -7,7 +7,7 @@
 import { scValToNative, type xdr } from '@stellar/stellar-sdk';
 import { accountKey, isTemporary, keyId } from '../ledger/keys.ts';
 import { accountOf, balanceOf, MIN_BALANCE, seqOf } from '../ledger/accounts.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import type { QueuedTx, Submission } from '../ledger/history.ts';
 import { exceedsLimits, nonRefundableFee } from './fees.ts';
 import { contractCall } from './invoke.ts';
