@@ -42,12 +42,13 @@ import { makeCheckHealth } from './billing/collection/check-health.ts';
 import { makeCollectDue } from './billing/collection/collect-due.ts';
 import type { CollectorRound } from './jobs/collector.ts';
 import { LedgerTimeClock } from './jobs/ledger-time-clock.ts';
-import { createCursorCodec, type CursorCodec } from './http/cursors.ts';
+import { createCursorCodec, type CursorCodec } from './schemas/cursors.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { createSecretBox } from './secrets/aes-gcm-box.ts';
 import { guardDb } from './storage/database-errors.ts';
+import { migrate, pendingMigrations, shippedMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/db.ts';
 import type { Db } from './storage/db.ts';
 import { countPendingPulls } from './storage/repos/pull-stats.ts';
@@ -66,7 +67,7 @@ import { makeGetEndpoint } from './billing/webhooks/get-endpoint.ts';
 import { makeListEndpoints } from './billing/webhooks/list-endpoints.ts';
 import { makeRotateSecret } from './billing/webhooks/rotate-secret.ts';
 import type { WebhookSender } from './billing/webhooks/webhooks-port.ts';
-import { eventPresenter } from './http/schemas/events.ts';
+import { eventPresenter } from './schemas/events.ts';
 import { createHttpSender } from './webhooks/http-sender.ts';
 import { standardSigner } from './webhooks/standard-signer.ts';
 import { createUrlPolicy } from './webhooks/url-policy.ts';
@@ -142,6 +143,27 @@ export interface Deps {
   /** The outbox's one door: writes an event in the caller's transaction. */
   emit: EmitEvent;
   eventVerbs: EventVerbs;
+  /** The schema against the migrations this build ships (GET /ready, `billing migrate`). */
+  migrations: Migrations;
+}
+
+/** The database schema against the migrations shipped with this build. */
+export interface Migrations {
+  /** Their names, in order (the files cannot change under a running process: read once). */
+  shipped(): string[];
+  /** Shipped migrations the database has not run yet. */
+  pending(): Promise<string[]>;
+  /** Runs the pending ones in order and returns their names. */
+  apply(log?: (msg: string) => void): Promise<string[]>;
+}
+
+export function dbMigrations(db: Db): Migrations {
+  let shipped: string[] | undefined;
+  const list = () => {
+    shipped ??= shippedMigrations();
+    return shipped;
+  };
+  return { shipped: list, pending: () => pendingMigrations(db, list()), apply: (log) => migrate(db, log) };
 }
 
 export interface PullVerbs {
@@ -278,6 +300,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     cursors,
     emit,
     eventVerbs,
+    migrations: dbMigrations(db),
   };
 }
 

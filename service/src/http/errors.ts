@@ -45,11 +45,6 @@ export function billingErrorResponse(err: BillingError): ErrorResponse {
   return { status: STATUS_BY_CODE[err.code], body: errorBody(err.message, err.details) };
 }
 
-/** "Invalid input on <field>: <reason>" — the spec's validation message (section 7). */
-export function invalidInput(field: string, reason: string): string {
-  return `Invalid input on ${field}: ${reason}`;
-}
-
 /** Fastify's own 4xx (malformed JSON, 413, 415, ...) keep their status and their message. */
 export function frameworkErrorResponse(err: {
   statusCode?: number;

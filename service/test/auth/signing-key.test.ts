@@ -8,7 +8,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOpenSigningKey } from '../../src/billing/signing-keys/open-signing-key.ts';
 import { makeRotateKek } from '../../src/billing/signing-keys/rotate-kek.ts';
-import { SigningKeyResponse } from '../../src/http/schemas/signing-keys.ts';
+import { SigningKeyResponse } from '../../src/schemas/signing-keys.ts';
 import { createSecretBox } from '../../src/secrets/aes-gcm-box.ts';
 import { TARGETS, startApp, type TestApp } from '../support/app.ts';
 import { ADMIN_KEY, KEK, accountsEnv, as, merchantWithKey } from '../support/keys.ts';

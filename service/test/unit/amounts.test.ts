@@ -11,7 +11,7 @@ import {
   sameDecimal,
 } from '../../src/billing/amounts.ts';
 import { checkJsonText } from '../../src/http/json-body.ts';
-import { exactNumber } from '../../src/http/schemas/exact-number.ts';
+import { exactNumber } from '../../src/schemas/exact-number.ts';
 
 const d = (s: string) => parseDecimal(s)!;
 

@@ -2,8 +2,8 @@
 // a key is needed in both modes, the operator's or one of the merchant's own.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams, toIso } from '../schemas/common.ts';
-import { apiKeyJson, apiKeyResponses, CreateApiKeyBody, KeyParams } from '../schemas/api-keys.ts';
+import { IdParams, toIso } from '../../schemas/common.ts';
+import { apiKeyJson, apiKeyResponses, CreateApiKeyBody, KeyParams } from '../../schemas/api-keys.ts';
 
 export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createApiKey, listApiKeys, revokeApiKey } = deps.accountVerbs;

@@ -8,7 +8,7 @@
 // untyped node is written with JSON.stringify, which honours rawJSON. The OpenAPI document puts
 // `type: number` back (openapi.ts), so clients still read a number.
 import { z } from 'zod';
-import { parseDecimal, plainDecimal } from '../../billing/amounts.ts';
+import { parseDecimal, plainDecimal } from '../billing/amounts.ts';
 
 declare global {
   interface JSON {

@@ -1,6 +1,6 @@
 // POST /trigger-pull and GET /subscriptions/{id}/pulls: request and response shapes.
 import { z } from 'zod';
-import type { PullRecord } from '../../billing/pulls/pulls-port.ts';
+import type { PullRecord } from '../billing/pulls/pulls-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 
