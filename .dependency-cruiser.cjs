@@ -1,5 +1,21 @@
 // Import rules for the whole repository, checked by `npm run lint` (part of `npm test`).
 // service/ARCHITECTURE.md explains the layers these rules hold apart.
+//
+// Parsed with swc (@swc/core): dependency-cruiser 18 cannot use typescript 7 yet. swc sees
+// `import type` too, so a type-only import counts like any other (for circles and layers alike).
+
+// The local network's layers, lowest first: each may import only those before it.
+// rpc/ and control/ are two front doors at the top; neither imports the other.
+const DEVNET_LAYERS = ['ledger', 'host', 'contracts', 'network', 'tx', 'rpc|control'];
+
+const devnetLayerRules = DEVNET_LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `devnet-${layer.replace('|', '-')}-below-${DEVNET_LAYERS[i + 1].replace('|', '-')}`,
+  severity: 'error',
+  comment: `devnet/src layers, lowest first: ${DEVNET_LAYERS.join(' < ')}. ${layer}/ never imports a layer above it.`,
+  from: { path: `^devnet/src/(${layer})/` },
+  to: { path: `^devnet/src/(${DEVNET_LAYERS.slice(i + 1).join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -14,11 +30,13 @@ module.exports = {
       name: 'no-cross-workspace',
       severity: 'error',
       comment:
-        'A workspace (service, devnet, demo, soak, web, any top-level folder) never imports the source of another: ' +
+        'A workspace (service, devnet, demo, soak, web: any top-level folder) never imports the source of another; ' +
         'they talk over HTTP or a child process, as a user would.',
       from: { path: '^([^/]+)/' },
       to: { path: '^[^/]+/', pathNot: ['^$1/', '(^|/)node_modules/'], dependencyTypesNot: ['core'] },
     },
+
+    // service/src
     {
       name: 'billing-is-pure',
       severity: 'error',
@@ -28,9 +46,8 @@ module.exports = {
       from: { path: '^service/src/billing/' },
       to: {
         path: [
-          '^service/src/(storage|http|chain|jobs|cli|webhooks|secrets)/',
-          '^service/src/(app|main|deps|config|metrics|logger)\\.ts$',
-          '(^|/)node_modules/(fastify|@fastify/[^/]+|pg|pg-[^/]+|@electric-sql/pglite|@stellar/[^/]+|node-pg-migrate|pino|prom-client)/',
+          '^service/src/(?!billing/)',
+          '(^|/)node_modules/(fastify|@fastify/[^/]+|pg|pg-[^/]+|@electric-sql/pglite|@stellar/[^/]+|node-pg-migrate|pino|prom-client|commander)/',
         ],
       },
     },
@@ -42,38 +59,70 @@ module.exports = {
       to: { path: '(^|/)node_modules/@stellar/' },
     },
     {
-      name: 'routes-not-storage',
+      name: 'schemas-are-neutral',
       severity: 'error',
-      comment: 'A route calls a verb; only the verb (through a port) reaches storage.',
+      comment:
+        'service/src/schemas (Zod request schemas, JSON shapes, validation messages, cursors) is shared by ' +
+        'the HTTP API and the CLI: it depends on billing only, and on no framework.',
+      from: { path: '^service/src/schemas/' },
+      to: {
+        path: [
+          '^service/src/(?!billing/|schemas/)',
+          '(^|/)node_modules/(fastify|@fastify/[^/]+|pg|@electric-sql/pglite|@stellar/[^/]+|commander)/',
+        ],
+      },
+    },
+    {
+      name: 'http-not-storage-or-chain',
+      severity: 'error',
+      comment:
+        'Routes call verbs (deps.verbs, deps.migrations, ...); only adapters behind ports reach storage/ and chain/.',
       from: { path: '^service/src/http/' },
-      to: { path: '^service/src/storage/' },
+      to: { path: '^service/src/(storage|chain|cli|jobs)/' },
     },
     {
       name: 'cli-not-http',
       severity: 'error',
       comment:
-        'The CLI and the HTTP layer are two front doors onto the same verbs; neither borrows the other’s code. ' +
-        'Shared request/response shapes live in service/src/contracts.',
+        'The CLI and the HTTP API are two front doors onto the same verbs; neither borrows the other’s code. ' +
+        'What they share lives in service/src/schemas.',
       from: { path: '^service/src/cli/' },
-      to: { path: '^service/src/http/' },
+      to: { path: '^service/src/(http|storage|chain|jobs)/' },
     },
     {
-      name: 'contracts-are-leaves',
+      name: 'adapters-stay-adapters',
       severity: 'error',
-      comment: 'service/src/contracts (Zod shapes shared by HTTP and CLI) depend on zod and billing types only.',
-      from: { path: '^service/src/contracts/' },
+      comment:
+        'storage/, chain/, webhooks/ and secrets/ implement billing ports: they import billing (and config), ' +
+        'never a front door, a job, the composition root or each other.',
+      from: { path: '^service/src/(storage|chain|webhooks|secrets)/' },
       to: {
-        path: '^service/src/',
-        pathNot: ['^service/src/contracts/', '^service/src/billing/'],
+        path: [
+          '^service/src/(http|cli|jobs|schemas)/',
+          '^service/src/(app|main|deps)\\.ts$',
+          '^service/src/(storage|chain|webhooks|secrets)/',
+        ],
+        pathNot: '^service/src/$1/',
       },
     },
     {
-      name: 'devnet-ledger-below-host',
+      name: 'jobs-run-verbs',
       severity: 'error',
-      comment: 'In the local network, ledger/ is the state the host runs on; it never reaches up into host/.',
-      from: { path: '^devnet/src/ledger/' },
-      to: { path: '^devnet/src/(host|tx|rpc|control|contracts)/' },
+      comment: 'jobs/ run verbs on a timer; like routes, they reach storage and the chain only through ports.',
+      from: { path: '^service/src/jobs/' },
+      to: { path: '^service/src/(http|cli|storage|chain)/' },
     },
+
+    // devnet/src
+    ...devnetLayerRules,
+    {
+      name: 'devnet-front-doors-apart',
+      severity: 'error',
+      comment: 'devnet/src/rpc (JSON-RPC) and devnet/src/control (the test control API) do not import each other.',
+      from: { path: '^devnet/src/(rpc|control)/' },
+      to: { path: '^devnet/src/(rpc|control)/', pathNot: '^devnet/src/$1/' },
+    },
+
     {
       name: 'not-to-unresolvable',
       severity: 'error',
@@ -84,13 +133,13 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: '(^|/)node_modules/' },
+    // bench results are generated output
     exclude: { path: ['(^|/)bench/results/'] },
     parser: 'swc',
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.json'],
     },
-    reporterOptions: { text: { highlightFocused: true } },
   },
 };
