@@ -60,11 +60,12 @@ export const PullJson = z.strictObject({
   created_at: isoTimestamp,
   resolved_at: isoTimestamp.nullable(),
 });
+export type PullJson = z.infer<typeof PullJson>;
 export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
 export const pullJson = (
   p: PullRecord,
-): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & {
+): Omit<PullJson, 'amount' | 'transferred_amount'> & {
   amount: ExactNumber;
   transferred_amount: ExactNumber | null;
 } => ({
