@@ -1,9 +1,9 @@
 // Programmatic entry point: start a devnet in-process (tests, demo, benchmarks).
 import type { AddressInfo } from 'node:net';
 import { DevnetControl } from './control/controls.ts';
-import { LedgerClock } from './ledger/clock.ts';
-import { DEFAULT_PASSPHRASE } from './ledger/genesis.ts';
-import { Network } from './ledger/network.ts';
+import { LedgerClock } from './network/clock.ts';
+import { DEFAULT_PASSPHRASE } from './network/genesis.ts';
+import { Network } from './network/network.ts';
 import { createDevnetServer } from './server.ts';
 import { applyLedger } from './tx/apply.ts';
 import { VAULT_BUILDS, type VaultBuild } from './contracts/vault.ts';

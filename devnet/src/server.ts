@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { DevnetControl } from './control/controls.ts';
 import { handleControl } from './control/routes.ts';
-import type { Network } from './ledger/network.ts';
+import type { Network } from './network/network.ts';
 import { handleRpcBody } from './rpc/jsonrpc.ts';
 import { rpcMethods } from './rpc/methods/index.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FeeBumpTransaction,
   Keypair,
-  rpc,
+  type rpc,
   scValToNative,
   Transaction,
   TransactionBuilder,

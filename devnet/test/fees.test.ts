@@ -2,7 +2,7 @@
 // (TxSetFrame), the queue's fee rules (TransactionQueue, TxQueueLimiter, SurgePricingUtils),
 // getFeeStats from the fees ledgers charged, the congestion control, replace-by-fee.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, TransactionBuilder, xdr, type Keypair, type Transaction } from '@stellar/stellar-sdk';
+import { type rpc, TransactionBuilder, xdr, type Keypair, type Transaction } from '@stellar/stellar-sdk';
 import {
   addr,
   buildCall,

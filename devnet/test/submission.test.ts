@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Account,
   Operation,
-  rpc,
+  type rpc,
   SorobanDataBuilder,
   TransactionBuilder,
   xdr,

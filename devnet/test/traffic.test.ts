@@ -1,7 +1,7 @@
 // POST /control/traffic: other accounts' transfers in the coming ledgers, one per credential
 // arm in turn, decoded through the unmodified SDK; they leave the transactions under test alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, xdr } from '@stellar/stellar-sdk';
+import { type rpc, xdr } from '@stellar/stellar-sdk';
 import type { TrafficTx } from '../src/index.ts';
 import {
   buildCall,

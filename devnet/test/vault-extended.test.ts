@@ -2,7 +2,7 @@
 // planned cancel_vault, vault_created / vault_cancelled events and TTL extension of the vault entry,
 // as Orbit-xyz/Orbit contracts/soroban/src/lib.rs has them at 89232c1f. The default build has none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keypair, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
+import { type Keypair, rpc, scValToNative, xdr } from '@stellar/stellar-sdk';
 import { startDevnet } from '../src/index.ts';
 import { calculateTtlParams } from '../src/contracts/vault.ts';
 import {

@@ -73,7 +73,7 @@ function script(load: Load, threads: number): string {
   const n = ++seq;
   const file = (name: string, lines: string[]) => {
     const p = join(d, `${n}-${name}.txt`);
-    writeFileSync(p, lines.join('\n') + '\n');
+    writeFileSync(p, `${lines.join('\n')}\n`);
     return p;
   };
   const json = `wrk.headers["Content-Type"] = "application/json"\n`;

@@ -18,7 +18,7 @@ const sh = (cmd: string, args: string[]) => {
 const PACKAGES = ['fastify', 'pg', '@electric-sql/pglite', 'zod', 'pino', 'express', '@stellar/stellar-sdk'];
 
 function pkgVersion(name: string): string {
-  const req = createRequire(SERVICE_DIR + 'package.json');
+  const req = createRequire(`${SERVICE_DIR}package.json`);
   try {
     // Some packages hide package.json behind "exports"; walk up from the entry point instead.
     let dir = req.resolve(name).replace(/\/[^/]+$/, '');

@@ -130,10 +130,8 @@ async function scenario(ledgerMs: number, pgUrl: string) {
       const l = h.body.pulls[0]?.ledger;
       if (l) ledgers.set(l, (ledgers.get(l) ?? 0) + 1);
     }
-    const statuses = answers.reduce<Record<number, number>>(
-      (acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }),
-      {},
-    );
+    const statuses: Record<number, number> = {};
+    for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     return {
       ledgerMs,
       n: subs.length,

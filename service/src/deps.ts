@@ -47,12 +47,13 @@ import { makeCheckHealth } from './billing/collection/check-health.ts';
 import { makeCollectDue } from './billing/collection/collect-due.ts';
 import type { CollectorRound } from './jobs/collector.ts';
 import { LedgerTimeClock } from './jobs/ledger-time-clock.ts';
-import { createCursorCodec, type CursorCodec } from './http/cursors.ts';
+import { createCursorCodec, type CursorCodec } from './schemas/cursors.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { createSecretBox } from './secrets/aes-gcm-box.ts';
 import { guardDb } from './storage/database-errors.ts';
+import { migrate, pendingMigrations, shippedMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/db.ts';
 import type { Db } from './storage/db.ts';
 import { countPendingPulls } from './storage/repos/pull-stats.ts';
@@ -71,7 +72,7 @@ import { makeGetEndpoint } from './billing/webhooks/get-endpoint.ts';
 import { makeListEndpoints } from './billing/webhooks/list-endpoints.ts';
 import { makeRotateSecret } from './billing/webhooks/rotate-secret.ts';
 import type { WebhookSender } from './billing/webhooks/webhooks-port.ts';
-import { eventPresenter } from './http/schemas/events.ts';
+import { eventPresenter } from './schemas/events.ts';
 import { createHttpSender } from './webhooks/http-sender.ts';
 import { standardSigner } from './webhooks/standard-signer.ts';
 import { createUrlPolicy } from './webhooks/url-policy.ts';
@@ -150,11 +151,32 @@ export interface Deps {
   eventVerbs: EventVerbs;
   /** The hosted pages' keyless verbs: the checkout's subscription, a subscriber's own list. */
   checkoutVerbs: CheckoutVerbs;
+  /** The schema against the migrations this build ships (GET /ready, `billing migrate`). */
+  migrations: Migrations;
 }
 
 export interface CheckoutVerbs {
   checkoutSubscription: ReturnType<typeof makeCheckoutSubscription>;
   listWalletSubscriptions: ReturnType<typeof makeListWalletSubscriptions>;
+}
+
+/** The database schema against the migrations shipped with this build. */
+export interface Migrations {
+  /** Their names, in order (the files cannot change under a running process: read once). */
+  shipped(): string[];
+  /** Shipped migrations the database has not run yet. */
+  pending(): Promise<string[]>;
+  /** Runs the pending ones in order and returns their names. */
+  apply(log?: (msg: string) => void): Promise<string[]>;
+}
+
+export function dbMigrations(db: Db): Migrations {
+  let shipped: string[] | undefined;
+  const list = () => {
+    shipped ??= shippedMigrations();
+    return shipped;
+  };
+  return { shipped: list, pending: () => pendingMigrations(db, list()), apply: (log) => migrate(db, log) };
 }
 
 export interface PullVerbs {
@@ -308,6 +330,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
     emit,
     eventVerbs,
     checkoutVerbs,
+    migrations: dbMigrations(db),
   };
 }
 

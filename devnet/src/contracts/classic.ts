@@ -2,7 +2,7 @@
 // holder's TrustLineEntry for the asset, and the AccountEntry (sub-entry count, issuer flags).
 // Flag values are Stellar-ledger-entries.x's (TrustLineFlags, AccountFlags).
 import { Asset, xdr } from '@stellar/stellar-sdk';
-import { accountIdOf } from '../host/addresses.ts';
+import { accountIdOf } from '../ledger/addresses.ts';
 import { accountOf, accountWith } from '../ledger/accounts.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
 import type { LedgerState } from '../ledger/ledger-state.ts';

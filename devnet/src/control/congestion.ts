@@ -10,12 +10,12 @@
 // bids). Each is a token `decimals()` call from its own derived account with inclusion fee `fee`,
 // and carries a ledger bound (PreconditionsV2.ledgerBounds.maxLedger) that ends with the window,
 // so whatever is left in the queue afterwards becomes invalid and is dropped at the next ledger.
-import { Account, Keypair, Operation, TimeoutInfinite, TransactionBuilder } from '@stellar/stellar-sdk';
+import { Account, type Keypair, Operation, TimeoutInfinite, TransactionBuilder } from '@stellar/stellar-sdk';
 import { accountEntry, FRIENDBOT_XLM, seqOf } from '../ledger/accounts.ts';
-import { deriveKeypair } from '../ledger/genesis.ts';
+import { deriveKeypair } from '../network/genesis.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import { parseEnvelope } from '../tx/parse.ts';
 import { add, canAdd, queueFields } from '../tx/queue.ts';
 import { fullHash, txHash } from '../tx/signatures.ts';

@@ -2,11 +2,11 @@
 // faults, snapshots. The HTTP routes and the programmatic API both call these.
 import { Address, StrKey, xdr } from '@stellar/stellar-sdk';
 import { accountEntry, balanceOf, FRIENDBOT_XLM, withAccount } from '../ledger/accounts.ts';
-import type { LedgerClock } from '../ledger/clock.ts';
+import type { LedgerClock } from '../network/clock.ts';
 import type { FaultSpec } from '../ledger/faults.ts';
 import type { Submission } from '../ledger/history.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { invoke } from '../tx/invoke.ts';
 import { addTraffic, type TrafficRequest, type TrafficTx } from './traffic.ts';

@@ -14,7 +14,7 @@
 import {
   Account,
   hash,
-  Keypair,
+  type Keypair,
   Operation,
   StrKey,
   TimeoutInfinite,
@@ -22,14 +22,14 @@ import {
   xdr,
 } from '@stellar/stellar-sdk';
 import { accountEntry, FRIENDBOT_XLM, seqOf } from '../ledger/accounts.ts';
-import { deriveKeypair } from '../ledger/genesis.ts';
+import { deriveKeypair } from '../network/genesis.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import { accountKey, contractDataKey, keyId } from '../ledger/keys.ts';
 import { balanceKey } from '../contracts/token.ts';
 import { AUTHORIZED_FLAG, I64_MAX, openTrustline, readTrustline, trustlineKey } from '../contracts/classic.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import { accountSignature, addressCredentials, signaturePayload } from '../host/auth-credentials.ts';
-import { scAddress } from '../host/addresses.ts';
+import { scAddress } from '../ledger/addresses.ts';
 import { addr, i128 } from '../host/scval.ts';
 import { simulateTransaction } from '../tx/simulate.ts';
 import { fullHash, txHash } from '../tx/signatures.ts';

@@ -18,7 +18,7 @@ import {
 } from '../contracts/classic.ts';
 import { BASE_RESERVE_STROOPS } from '../ledger/header.ts';
 import { accountKey, keyId } from '../ledger/keys.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 
 export class TrustlineError extends Error {}
 

@@ -11,13 +11,10 @@
 //   the same payload, bound to the top-level address; only a custom account's __check_auth
 //   consults them (Host::delegate_account_auth), so a classic account ignores them.
 import { hash, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
-import type { Host } from './host.ts';
-import { COST } from './host.ts';
+import { COST, type Invocation } from './invocation.ts';
 import { HostError } from './host-error.ts';
-import { nonceEntry, nonceKey } from './auth.ts';
 import { addr, field, u32 } from './scval.ts';
-import { scAddress } from './addresses.ts';
-import { accountKey } from '../ledger/keys.ts';
+import { accountKey, nonceEntry, nonceKey } from '../ledger/keys.ts';
 
 /** The address credentials of an entry, whichever address arm carries them. */
 export function addressCredentials(c: xdr.SorobanCredentials): xdr.SorobanAddressCredentials | undefined {
@@ -73,7 +70,7 @@ export function accountSignature(signer: Keypair, payload: Uint8Array): xdr.ScVa
 }
 
 export function verifyAddressCredentials(
-  host: Host,
+  host: Invocation,
   address: string,
   entry: xdr.SorobanAuthorizationEntry,
   networkId: Uint8Array,
@@ -125,7 +122,7 @@ function isRecoverable(e: HostError): boolean {
 }
 
 /** DelegatedAccountAuthSignerTreeNode::from_xdr: delegates strictly ordered by address, at every level. */
-function checkDelegateOrder(host: Host, delegates: xdr.SorobanDelegateSignature[]): void {
+function checkDelegateOrder(host: Invocation, delegates: xdr.SorobanDelegateSignature[]): void {
   for (let i = 1; i < delegates.length; i++) {
     const order = Buffer.compare(
       Buffer.from(delegates[i - 1].address.toXdr()),
@@ -137,7 +134,7 @@ function checkDelegateOrder(host: Host, delegates: xdr.SorobanDelegateSignature[
   for (const d of delegates) checkDelegateOrder(host, d.nestedDelegates);
 }
 
-function checkAccountSignatures(host: Host, address: string, payload: Uint8Array, signature: xdr.ScVal): void {
+function checkAccountSignatures(host: Invocation, address: string, payload: Uint8Array, signature: xdr.ScVal): void {
   const sigs = signature.type === 'scvVec' ? (signature.vec ?? []) : null;
   if (sigs === null) host.fail('Value', 'UnexpectedType', 'account signatures must be a vector', []);
   if (sigs.length === 0) host.fail('Auth', 'InvalidInput', 'no account signatures found', []);

@@ -3,12 +3,12 @@
 // transaction's entries to the call tree and checks address credentials
 // (expiration, nonce, ed25519 signatures over the network-bound payload).
 import { xdr } from '@stellar/stellar-sdk';
-import { scAddress, strkeyOf } from './addresses.ts';
+import { scAddress, strkeyOf } from '../ledger/addresses.ts';
 import { randomBytes } from 'node:crypto';
-import type { Frame, Host } from './host.ts';
+import type { Frame, Invocation } from './invocation.ts';
 import { verifyAddressCredentials } from './auth-credentials.ts';
 import { addr, scvEquals } from './scval.ts';
-import { accountKey as accountLedgerKey } from '../ledger/keys.ts';
+import { accountKey as accountLedgerKey, nonceEntry, nonceKey } from '../ledger/keys.ts';
 
 type Node = { frame: Frame; children: Node[] };
 type Recorded = { address: string; nonce?: bigint; root: Node };
@@ -51,7 +51,7 @@ export class AuthManager {
     }));
   }
 
-  require(host: Host, address: string): void {
+  require(host: Invocation, address: string): void {
     const frames = host.frames;
     const current = frames.at(-1)!;
     // A contract is implicitly authorized for calls it makes directly.
@@ -82,7 +82,7 @@ export class AuthManager {
     });
   }
 
-  private record(host: Host, address: string, current: Frame): void {
+  private record(host: Invocation, address: string, current: Frame): void {
     for (const r of this.recorded) {
       if (r.address !== address) continue;
       const parent = deepestOnStack(r.root, host.frames);
@@ -100,7 +100,7 @@ export class AuthManager {
     }
   }
 
-  private enforce(host: Host, address: string, current: Frame): void {
+  private enforce(host: Invocation, address: string, current: Frame): void {
     for (const t of this.trackers) {
       if (t.address !== address) continue;
       const root = t.entry.rootInvocation;
@@ -172,30 +172,6 @@ function toInvocation(node: Node): xdr.SorobanAuthorizedInvocation {
     subInvocations: node.children.map(toInvocation),
   });
 }
-
-export function nonceKey(address: string, nonce: bigint): xdr.LedgerKey {
-  return xdr.LedgerKey.contractData(
-    new xdr.LedgerKeyContractData({
-      contract: scAddress(address),
-      key: nonceVal(nonce),
-      durability: xdr.ContractDataDurability.temporary,
-    }),
-  );
-}
-
-export function nonceEntry(address: string, nonce: bigint): xdr.LedgerEntryData {
-  return xdr.LedgerEntryData.contractData(
-    new xdr.ContractDataEntry({
-      ext: xdr.ExtensionPoint.v0(),
-      contract: scAddress(address),
-      key: nonceVal(nonce),
-      durability: xdr.ContractDataDurability.temporary,
-      val: xdr.ScVal.scvVoid(),
-    }),
-  );
-}
-
-const nonceVal = (nonce: bigint) => xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce }));
 
 /** The address an entry's credentials name; undefined for SOURCE_ACCOUNT credentials. */
 export function credentialAddress(c: xdr.SorobanCredentials): string | undefined {

@@ -1,7 +1,7 @@
 // Text form of ScVals and events, following soroban-env-host's Display impls
 // (events/mod.rs), which is what the "Event log" in a simulation error shows.
 import { StrKey, type xdr } from '@stellar/stellar-sdk';
-import { strkeyOf } from './addresses.ts';
+import { strkeyOf } from '../ledger/addresses.ts';
 import { fromScError } from './host-error.ts';
 import { readI128 } from './scval.ts';
 import type { HostEvent } from './events.ts';

@@ -1,6 +1,6 @@
 // Events as the host records them during one invocation, and their XDR forms.
 import { xdr } from '@stellar/stellar-sdk';
-import { contractIdBytes } from './addresses.ts';
+import { contractIdBytes } from '../ledger/addresses.ts';
 
 export type HostEvent = {
   kind: 'contract' | 'diagnostic';

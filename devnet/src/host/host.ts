@@ -1,17 +1,16 @@
 // One host invocation: call frames, diagnostics, storage access and auth, producing
 // either a return value or a HostError plus the event log the real host would show.
 import { xdr } from '@stellar/stellar-sdk';
-import { contractIdBytes, scAddress } from './addresses.ts';
+import { contractIdBytes, scAddress } from '../ledger/addresses.ts';
 import type { AuthManager } from './auth.ts';
 import type { Contract, DeployedContract, Durability, Env } from './contract.ts';
 import { diagnosticData, type HostEvent } from './events.ts';
 import { HostError, type ErrorCode, type ErrorType } from './host-error.ts';
+import { COST, type Frame, type Invocation } from './invocation.ts';
 import { str, sym, u32, vec } from './scval.ts';
 import { FootprintError, type StorageView } from './storage-view.ts';
 import { codeKey, contractDataKey, instanceKey } from '../ledger/keys.ts';
 import type { StoredEntry } from '../ledger/ledger-state.ts';
-
-export type Frame = { contract: string; fn: string; args: xdr.ScVal[]; eventStart: number };
 
 export type HostContext = {
   storage: StorageView;
@@ -24,11 +23,7 @@ export type HostContext = {
   minTemporaryTtl: number;
 };
 
-// A crude, deterministic instruction meter: enough to size resources and to let a
-// too-small declared budget fail, not a model of the real cost tables.
-export const COST = { call: 900_000, read: 60_000, write: 120_000, event: 30_000, verify: 380_000 };
-
-export class Host {
+export class Host implements Invocation {
   readonly events: HostEvent[] = [];
   readonly frames: Frame[] = [];
   instructions = 0;

@@ -1,7 +1,7 @@
 // Small ScVal builders and readers shared by the host and the contracts.
 // Contracts take and return ScVals, exactly as a Wasm contract sees them.
 import { xdr } from '@stellar/stellar-sdk';
-import { scAddress, strkeyOf } from './addresses.ts';
+import { scAddress, strkeyOf } from '../ledger/addresses.ts';
 
 export const sym = (s: string): xdr.ScVal => xdr.ScVal.scvSymbol(s);
 export const str = (s: string): xdr.ScVal => xdr.ScVal.scvString(s);

@@ -2,7 +2,7 @@
 // In record mode (simulation) every touched key is collected into the footprint;
 // in enforce mode (apply, or simulation with a given footprint) a key outside the
 // declared footprint is an error, as the real host's storage map would report.
-import { xdr } from '@stellar/stellar-sdk';
+import type { xdr } from '@stellar/stellar-sdk';
 import { accountExtV3, accountExtV3Of, accountOf, accountWith } from '../ledger/accounts.ts';
 import { isArchived, isLive, type LedgerState, type StoredEntry } from '../ledger/ledger-state.ts';
 import { isTemporary, keyId } from '../ledger/keys.ts';

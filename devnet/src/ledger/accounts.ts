@@ -1,7 +1,7 @@
 // Classic account entries: just enough of AccountEntry for the SDK, for fee
 // charging and sequence numbers, and for checking signatures against signers.
 import { xdr } from '@stellar/stellar-sdk';
-import { accountIdOf } from '../host/addresses.ts';
+import { accountIdOf } from './addresses.ts';
 
 export const STROOPS_PER_XLM = 10_000_000n;
 export const FRIENDBOT_XLM = 10_000n * STROOPS_PER_XLM;

@@ -1,6 +1,6 @@
 // LedgerKey builders and the base64 form used as map keys everywhere in the devnet.
 import { StrKey, xdr } from '@stellar/stellar-sdk';
-import { accountIdOf, scAddress } from '../host/addresses.ts';
+import { accountIdOf, scAddress } from './addresses.ts';
 
 // Encoding a LedgerKey is the hot path of every storage access; keys built once
 // (instances, code, accounts) are reused, and each key object is encoded once.
@@ -64,3 +64,28 @@ export const isClassic = (k: xdr.LedgerKey): boolean => k.type === 'account' || 
 
 export const accountOfKey = (k: xdr.LedgerKey): string =>
   StrKey.encodeEd25519PublicKey(xdr.expectUnionVariant(k, 'account').account.accountId.ed25519.value);
+
+/** The temporary entry that marks an auth nonce used (require_auth with address credentials). */
+export function nonceKey(address: string, nonce: bigint): xdr.LedgerKey {
+  return xdr.LedgerKey.contractData(
+    new xdr.LedgerKeyContractData({
+      contract: scAddress(address),
+      key: nonceVal(nonce),
+      durability: xdr.ContractDataDurability.temporary,
+    }),
+  );
+}
+
+export function nonceEntry(address: string, nonce: bigint): xdr.LedgerEntryData {
+  return xdr.LedgerEntryData.contractData(
+    new xdr.ContractDataEntry({
+      ext: xdr.ExtensionPoint.v0(),
+      contract: scAddress(address),
+      key: nonceVal(nonce),
+      durability: xdr.ContractDataDurability.temporary,
+      val: xdr.ScVal.scvVoid(),
+    }),
+  );
+}
+
+const nonceVal = (nonce: bigint) => xdr.ScVal.scvLedgerKeyNonce(new xdr.ScNonceKey({ nonce }));

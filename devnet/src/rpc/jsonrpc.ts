@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 envelope handling as stellar-rpc (jrpc2) answers it: by-name params
 // only, errors as {code, message} with HTTP 200, unknown params keys ignored.
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 
 export class RpcError extends Error {
   readonly code: number;

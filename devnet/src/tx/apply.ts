@@ -24,7 +24,7 @@ import { toScError, type ErrorCode, type ErrorType } from '../host/host-error.ts
 import { accountKey, isTemporary, keyId } from '../ledger/keys.ts';
 import { balanceOf, withAccount } from '../ledger/accounts.ts';
 import type { LedgerTx } from '../ledger/header.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import { isArchived, ledgerEntrySize, type StoredEntry } from '../ledger/ledger-state.ts';
 import { eventsFee, nonRefundableFee, rentFee, type RentChange } from './fees.ts';
@@ -340,7 +340,7 @@ function invokeHostFunction(
   });
   const diagnostics = out.host.events.map(toDiagnosticEvent);
   if (out.error) return failed({ kind: 'invoke', success: false, code: 'invokeHostFunctionTrapped' }, diagnostics);
-  const usage = measure(out, net.state);
+  const usage = measure(out);
   const rent = BigInt(rentFee(usage.rentChanges, sequence, stateSize, net.config));
   const refundable = BigInt(eventsFee(usage.eventBytes, net.config)) + rent;
   if (
@@ -476,14 +476,3 @@ function restoreFootprint(
     },
   };
 }
-
-export type Applied = {
-  sequence: number;
-  closeTime: number;
-  order: number;
-  result: xdr.TransactionResult;
-  meta: xdr.TransactionMeta;
-  contractEvents: xdr.ContractEvent[];
-  diagnostics: xdr.DiagnosticEvent[];
-  success: boolean;
-};

@@ -1,7 +1,7 @@
 // Runs one InvokeHostFunction against a ledger state, for simulation (recording)
 // or for apply (enforcing the declared footprint and the signed auth entries).
 import type { xdr } from '@stellar/stellar-sdk';
-import { strkeyOf } from '../host/addresses.ts';
+import { strkeyOf } from '../ledger/addresses.ts';
 import { AuthManager, type AuthMode } from '../host/auth.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import { Host } from '../host/host.ts';

@@ -63,7 +63,7 @@ export type SorobanOp = {
 
 export function sorobanOp(p: ParsedTx): SorobanOp | undefined {
   const op = p.ops[0];
-  if (!op || op.body.type !== 'invokeHostFunction') return undefined;
+  if (op?.body.type !== 'invokeHostFunction') return undefined;
   const body = op.body.invokeHostFunctionOp;
   const opSource = op.sourceAccount;
   return { hostFunction: body.hostFunction, auth: body.auth, source: opSource ? muxedToG(opSource) : p.source };

@@ -15,7 +15,7 @@
 // - src/herder/HerderImpl.cpp updateTransactionQueue + TxSetUtils::getInvalidTxListWithErrors: after
 //   each ledger, queued transactions that became invalid (time bound within the upper close-time
 //   offset, ledger bound, used sequence number) are banned.
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import type { QueuedTx } from '../ledger/history.ts';
 import {
   addResources,

@@ -1,8 +1,19 @@
 // Files an applied transaction into the history that getTransaction and getEvents serve.
 import { Address, xdr } from '@stellar/stellar-sdk';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import type { QueuedTx, TxRecord } from '../ledger/history.ts';
-import type { Applied } from './apply.ts';
+
+/** One transaction as apply.ts applied it: what the history keeps of it. */
+export type Applied = {
+  sequence: number;
+  closeTime: number;
+  order: number;
+  result: xdr.TransactionResult;
+  meta: xdr.TransactionMeta;
+  contractEvents: xdr.ContractEvent[];
+  diagnostics: xdr.DiagnosticEvent[];
+  success: boolean;
+};
 
 export function recordTransaction(net: Network, q: QueuedTx, a: Applied): void {
   const events = xdr.expectUnionVariant(a.meta, 'v4').v4.events;

@@ -10,7 +10,7 @@ import type { xdr } from '@stellar/stellar-sdk';
 import { toContractEvent } from '../host/events.ts';
 import { isClassic, isTemporary } from '../ledger/keys.ts';
 import type { InvokeOutcome } from './invoke.ts';
-import { ledgerEntrySize, type LedgerState } from '../ledger/ledger-state.ts';
+import { ledgerEntrySize } from '../ledger/ledger-state.ts';
 import { rentRelevant, type RentChange } from './fees.ts';
 
 export type Usage = {
@@ -26,7 +26,7 @@ export type Usage = {
   restoredIndices: number[];
 };
 
-export function measure(out: InvokeOutcome, state: LedgerState): Usage {
+export function measure(out: InvokeOutcome): Usage {
   const { storage, host } = out;
   const readOnly = [...storage.readKeys.entries()].filter(([id]) => !storage.writeKeys.has(id));
   const readWrite = [...storage.writeKeys.entries()];

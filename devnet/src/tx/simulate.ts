@@ -16,8 +16,8 @@
 import { xdr } from '@stellar/stellar-sdk';
 import { formatHostErrorText } from '../host/display.ts';
 import { toDiagnosticEvent } from '../host/events.ts';
-import { COST } from '../host/host.ts';
-import type { Network } from '../ledger/network.ts';
+import { COST } from '../host/invocation.ts';
+import type { Network } from '../network/network.ts';
 import { isClassic, isTemporary, keyId } from '../ledger/keys.ts';
 import { eventsFee, nonRefundableFee, rentFee, type RentChange } from './fees.ts';
 import { invoke } from './invoke.ts';
@@ -100,7 +100,7 @@ export function simulateTransaction(net: Network, params: SimulateParams): Recor
     };
   }
 
-  const usage = measure(out, net.state);
+  const usage = measure(out);
   const auth = enforce ? op.auth : out.auth.entries();
   // Recorded address entries are still unsigned: budget their signature checks now.
   const unsigned = enforce ? 0 : auth.filter((a) => a.credentials.type !== 'sorobanCredentialsSourceAccount').length;

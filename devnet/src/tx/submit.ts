@@ -4,10 +4,10 @@
 // fee that would do), then validity (TransactionFrame::commonValidPreSeqNum / commonValid, and for
 // a fee bump FeeBumpTransactionFrame::checkValid around them), then the fee source's balance.
 // A rejection consumes nothing.
-import { scValToNative, xdr } from '@stellar/stellar-sdk';
+import { scValToNative, type xdr } from '@stellar/stellar-sdk';
 import { accountKey, isTemporary, keyId } from '../ledger/keys.ts';
 import { accountOf, balanceOf, MIN_BALANCE, seqOf } from '../ledger/accounts.ts';
-import type { Network } from '../ledger/network.ts';
+import type { Network } from '../network/network.ts';
 import type { QueuedTx, Submission } from '../ledger/history.ts';
 import { exceedsLimits, nonRefundableFee } from './fees.ts';
 import { contractCall } from './invoke.ts';

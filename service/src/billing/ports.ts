@@ -18,6 +18,7 @@ import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
 import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
 import type { WebhooksRepo } from './webhooks/webhooks-port.ts';
+import type { Page, PageRequest } from './paging.ts';
 
 /** The service's notion of "now". Injected so tests can pin or move time. */
 export interface Clock {
@@ -26,26 +27,8 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-/**
- * Keyset pagination: a page starts strictly after the sort key of the previous page's last row.
- * `at` is that row's sort timestamp as text with microseconds (a JS Date would drop them and
- * then rows created in the same millisecond could be skipped or repeated).
- */
-export interface PageKey {
-  at: string;
-  id: string;
-}
-
-export interface PageRequest {
-  limit: number;
-  after?: PageKey;
-}
-
-/** `next` is null on the last page. */
-export interface Page<T> {
-  items: T[];
-  next: PageKey | null;
-}
+// Pagination lives in paging.ts (the per-concern ports import it from there, not from here).
+export type { Page, PageKey, PageRequest } from './paging.ts';
 
 /** With due_before the order is (next_billing_date, id), otherwise (created_at, id). */
 export interface SubscriptionFilter {

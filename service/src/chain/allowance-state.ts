@@ -40,7 +40,7 @@ export async function readAllowance(
 ): Promise<AllowanceState | undefined> {
   const res = await server.getLedgerEntries(allowanceLedgerKey(token, from, spender));
   const entry = res.entries[0];
-  if (!entry || entry.val.type !== 'contractData') return undefined;
+  if (entry?.val.type !== 'contractData') return undefined;
   const value = scValToNative(entry.val.contractData.val) as { amount?: bigint; live_until_ledger?: number };
   // The entry's own TTL ending first also ends the allowance.
   const ttl = entry.liveUntilLedgerSeq ?? Number.MAX_SAFE_INTEGER;

@@ -8,10 +8,8 @@ import { PullRejection } from '../billing/pulls/vault-gateway.ts';
 /** The network's minimum inclusion fee per operation (stroops). */
 export const BASE_INCLUSION_FEE = 100n;
 
-export interface FeeStatsReader {
-  /** The chosen percentile of recent Soroban inclusion fees, stroops. */
-  (): Promise<bigint>;
-}
+/** The chosen percentile of recent Soroban inclusion fees, stroops. */
+export type FeeStatsReader = () => Promise<bigint>;
 
 export class FeeBidder {
   #read: FeeStatsReader;

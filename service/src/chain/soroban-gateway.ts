@@ -8,7 +8,6 @@ import { rpc, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk'
 import {
   PullRejection,
   type ForgottenOutcome,
-  type MerchantKey,
   type Parties,
   type PreparePullInput,
   type SignedPull,

@@ -3,7 +3,7 @@
 // ["transfer", from, to, asset] and data that is either the i128 amount or, when the receiver is
 // muxed, a map { amount, to_muxed_id }; custom SEP-41 tokens emit ["transfer", from, to] with the
 // i128 amount. Both are read here.
-import { Address, scValToNative, xdr } from '@stellar/stellar-sdk';
+import { Address, scValToNative, type xdr } from '@stellar/stellar-sdk';
 import type { Transfer } from '../billing/pulls/vault-gateway.ts';
 
 function addressOf(val: xdr.ScVal | undefined): string | undefined {

@@ -1,8 +1,8 @@
 // `billing keys create|list|revoke` and `billing signing-key rotate-kek`: the operator's side of
 // merchant credentials, through the same verbs as the HTTP routes, as the `system` actor.
 import type { Command } from 'commander';
-import { apiKeyJson, CreateApiKeyBody, KeyParams } from '../http/schemas/api-keys.ts';
-import { IdParams } from '../http/schemas/common.ts';
+import { apiKeyJson, CreateApiKeyBody, KeyParams } from '../schemas/api-keys.ts';
+import { IdParams } from '../schemas/common.ts';
 import { json, output, parse, table, withDeps } from './session.ts';
 
 export function keyCommands(program: Command): void {

@@ -2,13 +2,12 @@
 // `billing`: what an operator does by hand, with the server's own configuration (DATABASE_URL
 // etc.), verbs and migrations. Human output by default, --json for scripts; errors go to stderr
 // with exit status 1. Arguments are parsed by commander, never by hand.
-import { Command, Option } from 'commander';
-import { CreateMerchantBody, merchantJson } from '../http/schemas/merchants.ts';
-import { IdParams } from '../http/schemas/common.ts';
-import { PlanListQuery } from '../http/schemas/listings.ts';
-import { planJson } from '../http/schemas/plans.ts';
+import { Command } from 'commander';
+import { CreateMerchantBody, merchantJson } from '../schemas/merchants.ts';
+import { IdParams } from '../schemas/common.ts';
+import { PlanListQuery } from '../schemas/listings.ts';
+import { planJson } from '../schemas/plans.ts';
 import { describeDatabase } from '../config.ts';
-import { migrate } from '../storage/migrate.ts';
 import { keyCommands } from './keys.ts';
 import {
   CliError,
@@ -40,7 +39,7 @@ program
   .addOption(json())
   .action(async (o: { json?: boolean }) => {
     const target = describeDatabase(cliConfig().database);
-    const applied = await withDeps('migrate', (deps) => migrate(deps.db), { needsSchema: false });
+    const applied = await withDeps('migrate', (deps) => deps.migrations.apply(), { needsSchema: false });
     output(Boolean(o.json), { database: target, applied }, () =>
       applied.length ? `${target}: applied ${applied.join(', ')}` : `${target}: schema up to date`,
     );

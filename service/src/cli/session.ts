@@ -12,10 +12,9 @@ import type { Config } from '../config.ts';
 import { buildDeps, closeDeps } from '../deps.ts';
 import type { Deps } from '../deps.ts';
 import type { PageKey, PageRequest } from '../billing/ports.ts';
-import { createCursorCodec, pageOf, type ListOrder } from '../http/cursors.ts';
-import { firstIssueMessage } from '../http/validation.ts';
+import { createCursorCodec, pageOf, type ListOrder } from '../schemas/cursors.ts';
+import { firstIssueMessage } from '../schemas/invalid-input.ts';
 import { createLogger } from '../logger.ts';
-import { pendingMigrations } from '../storage/migrate.ts';
 
 /** A failure the CLI reports as one line (or `{"error": …}` with --json) and exit status 1. */
 export class CliError extends Error {
@@ -46,7 +45,7 @@ export async function withDeps<T>(
   const deps = await buildDeps(config, { logger });
   try {
     if (opts.needsSchema !== false) {
-      const pending = await pendingMigrations(deps.db);
+      const pending = await deps.migrations.pending();
       if (pending.length > 0)
         throw new CliError(
           `The database schema is behind (${pending.join(', ')} not applied): run \`billing migrate\` first`,

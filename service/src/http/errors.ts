@@ -2,7 +2,7 @@
 // fields a BillingError carries in `details`, e.g. `code` on a rejected pull). Every error the
 // service answers goes through errorResponse, so no route formats an error by hand.
 import type { BillingErrorCode } from '../billing/errors.ts';
-import { BillingError } from '../billing/errors.ts';
+import type { BillingError } from '../billing/errors.ts';
 
 export const STATUS_BY_CODE: Record<BillingErrorCode, number> = {
   VALIDATION: 400,
@@ -43,11 +43,6 @@ export function errorBody(message: string, details?: Record<string, unknown>): E
 
 export function billingErrorResponse(err: BillingError): ErrorResponse {
   return { status: STATUS_BY_CODE[err.code], body: errorBody(err.message, err.details) };
-}
-
-/** "Invalid input on <field>: <reason>" — the spec's validation message (section 7). */
-export function invalidInput(field: string, reason: string): string {
-  return `Invalid input on ${field}: ${reason}`;
 }
 
 /** Fastify's own 4xx (malformed JSON, 413, 415, ...) keep their status and their message. */

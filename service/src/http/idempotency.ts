@@ -5,8 +5,7 @@
 // answered from the stored text and says so in `idempotent-replayed: true`.
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { makeIdempotentRequests } from '../billing/idempotency/idempotent-request.ts';
-import { invalidInput } from './errors.ts';
-import { InvalidInputError } from './validation.ts';
+import { InvalidInputError, invalidInput } from '../schemas/invalid-input.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

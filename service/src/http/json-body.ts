@@ -8,8 +8,7 @@
 // such a number or a NUL at all, so an ordinary body is parsed once.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseDecimal, sameDecimal } from '../billing/amounts.ts';
-import { invalidInput } from './errors.ts';
-import { InvalidInputError } from './validation.ts';
+import { InvalidInputError, invalidInput } from '../schemas/invalid-input.ts';
 
 // Sixteen digits (or points) in a row, an exponent, or an escaped NUL: nothing else can fail.
 const SUSPECT = /[\d.]{16,}|\d[eE]|\\u0000/;

@@ -3,8 +3,8 @@
 // the two modes (open keeps the spec's flows; keys needs a key everywhere but the public routes).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateApiKeyResponse, ListApiKeysResponse, RevokeApiKeyResponse } from '../../src/http/schemas/api-keys.ts';
-import { CreateMerchantResponse, MerchantListResponse } from '../../src/http/schemas/merchants.ts';
+import { CreateApiKeyResponse, ListApiKeysResponse, RevokeApiKeyResponse } from '../../src/schemas/api-keys.ts';
+import { CreateMerchantResponse, MerchantListResponse } from '../../src/schemas/merchants.ts';
 import { TARGETS, startApp, type TestApp } from '../support/app.ts';
 import { createMerchant, createPlan, newWallet, planPayload, unknownId } from '../support/factories.ts';
 import { ADMIN_KEY, accountsEnv, as, merchantWithKey } from '../support/keys.ts';

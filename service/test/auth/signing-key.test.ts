@@ -8,7 +8,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOpenSigningKey } from '../../src/billing/signing-keys/open-signing-key.ts';
 import { makeRotateKek } from '../../src/billing/signing-keys/rotate-kek.ts';
-import { SigningKeyResponse } from '../../src/http/schemas/signing-keys.ts';
+import { SigningKeyResponse } from '../../src/schemas/signing-keys.ts';
 import { createSecretBox } from '../../src/secrets/aes-gcm-box.ts';
 import { TARGETS, startApp, type TestApp } from '../support/app.ts';
 import { ADMIN_KEY, KEK, accountsEnv, as, merchantWithKey } from '../support/keys.ts';
@@ -21,7 +21,12 @@ describe.each(TARGETS)('signing keys on %s', (target) => {
   let t: TestApp;
   const lines: string[] = [];
   beforeAll(async () => {
-    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     t = await startApp(target, { env: { ...accountsEnv(), LOG_LEVEL: 'trace' }, logDestination: stream });
   });
   afterAll(() => t.close());

@@ -23,15 +23,23 @@ const ARGS = [
   '--disable-sync',
 ];
 
-if (!existsSync(CHROMIUM)) {
-  console.warn(`docs-page test skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+// CI (.ci/run exports CI=1) must check the page: there a missing browser fails the test. A
+// developer's machine without it skips, saying so.
+const IN_CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+
+if (!HAVE_CHROMIUM && !IN_CI) {
+  console.warn(
+    `\n*** docs-page browser test SKIPPED: ${CHROMIUM} is absent (apt-get install -y chromium). In CI (CI set) it fails instead. ***\n`,
+  );
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('GET /docs in headless Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('GET /docs in headless Chromium', () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
   beforeAll(async () => {
+    if (!HAVE_CHROMIUM) return; // the test below fails, saying why
     // The page needs no database: production without DATABASE_URL serves docs all the same.
     t = await startApp(null, { env: { NODE_ENV: 'production' } });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,6 +51,8 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /docs in headless Chromium', () => {
   });
 
   it('renders every endpoint of the OpenAPI document, offline', async () => {
+    if (!HAVE_CHROMIUM)
+      throw new Error(`${CHROMIUM} is absent and CI is set: the docs page is not checked (.ci/run installs chromium)`);
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, object> };
     const paths = Object.keys(doc.paths);
     expect(paths.length).toBeGreaterThanOrEqual(14);
@@ -66,6 +76,7 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /docs in headless Chromium', () => {
     console.info(`docs screenshot: ${shot}`);
     expect(statSync(shot).size).toBeGreaterThan(10_000);
 
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText (the rendered text), not the DOM property
     const text = await page.locator('body').innerText();
     expect(text).toContain('Recurring billing on Soroban');
     // The reader can enter an API key once and try requests with it (issue 11).

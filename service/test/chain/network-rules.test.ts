@@ -3,7 +3,7 @@
 // merchant's problem, and a vault its subscriber cancelled.
 import { Address } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TARGETS, type TestApp } from '../support/app.ts';
+import { isolatedEnvFor, startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { pino } from 'pino';
 import { startCollector } from '../../src/jobs/collector.ts';
@@ -20,7 +20,9 @@ afterAll(() => devnet?.stop());
 describe.each(TARGETS)('network rules on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(target, { env: { ...chainEnv(devnet), ...accountsEnv() } });
+    // A database of its own: the collector rounds below take every due row of their database, and
+    // other suites' rows (listing-indexes.test.ts writes made-up wallets) are not theirs to collect.
+    t = await startApp(target, { env: { ...(await isolatedEnvFor(target)), ...chainEnv(devnet), ...accountsEnv() } });
   });
   afterAll(() => t?.close());
 

@@ -13,7 +13,12 @@ describe('merchant_secret never leaves the request', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     devnet = await startDevnet({ ledgerMs: 1000 });
-    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     t = await startApp('pglite', { env: { ...chainEnv(devnet), LOG_LEVEL: 'trace' }, logDestination: stream });
   });
   afterAll(async () => {

@@ -73,7 +73,7 @@ describe.each(TARGETS)('time limits on %s', (target) => {
     const s = await setUpPull(t, devnet);
     t.clock.set('2031-04-01T00:00:00.000Z');
     proxy.mode = { kind: 'lose-answer', method: 'sendTransaction' };
-    let res;
+    let res: Awaited<ReturnType<typeof triggerPull>>;
     try {
       res = await triggerPull(t, s.subscriptionId, s.merchant.secret());
     } finally {
@@ -159,7 +159,12 @@ describe('RPC failures reach logs and answers without the RPC URL or headers', (
     const keyed = await startRpcProxy(devnet.rpcUrl, '/v1/APIKEY-do-not-leak-123/');
     keyed.mode = { kind: 'status', status: 503 };
     const lines: string[] = [];
-    const stream = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const stream = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const t = await startApp('pglite', {
       env: { ...chainEnv(devnet, { SOROBAN_RPC_URL: keyed.url }), LOG_LEVEL: 'trace' },
       logDestination: stream,

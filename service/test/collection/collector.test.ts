@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCollector, type Collector } from '../../src/jobs/collector.ts';
-import { startApp, TARGETS, type TestApp } from '../support/app.ts';
+import { isolatedEnvFor, startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { get, post } from '../support/factories.ts';
 import { accountsEnv, as, merchantWithKey } from '../support/keys.ts';
@@ -24,7 +24,10 @@ describe.each(TARGETS)('the collector on %s', (target) => {
   let t: TestApp;
   let collector: Collector;
   beforeAll(async () => {
-    t = await startApp(target, { env: { ...chainEnv(devnet), ...accountsEnv(), COLLECTOR_ENABLED: 'false' } });
+    // A database of its own: a round takes every due row of its database, other suites' included.
+    t = await startApp(target, {
+      env: { ...(await isolatedEnvFor(target)), ...chainEnv(devnet), ...accountsEnv(), COLLECTOR_ENABLED: 'false' },
+    });
     collector = startCollector(t.deps.collection, {
       intervalMs: 1000,
       concurrency: 4,

@@ -1,7 +1,7 @@
 // GET /merchants/{id}/plans, /merchants/{id}/subscriptions, /plans/{id}/subscriptions: filters,
 // cursor pages (no duplicates or gaps while rows are inserted between pages), 400 and 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlanListResponse, SubscriptionListResponse } from '../../src/http/schemas/listings.ts';
+import { PlanListResponse, SubscriptionListResponse } from '../../src/schemas/listings.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import {

@@ -1,10 +1,6 @@
 // POST /merchants, GET /merchants/{id}, DELETE /merchants/{id} (product.md), on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CreateMerchantResponse,
-  DeleteMerchantResponse,
-  GetMerchantResponse,
-} from '../../src/http/schemas/merchants.ts';
+import { CreateMerchantResponse, DeleteMerchantResponse, GetMerchantResponse } from '../../src/schemas/merchants.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import { createMerchant, del, get, newSecret, newWallet, post, unknownId } from '../support/factories.ts';
@@ -45,7 +41,7 @@ describe.each(TARGETS)('merchants on %s', (target) => {
       ],
       // One character changed: the checksum no longer matches.
       [
-        { name: 'A', wallet_address: wallet.slice(0, -1) + 'G' },
+        { name: 'A', wallet_address: `${wallet.slice(0, -1)}G` },
         'Invalid input on wallet_address: must be a valid Stellar Ed25519 public address',
       ],
       // Only the first failing field is reported.

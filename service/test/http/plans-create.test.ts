@@ -1,6 +1,6 @@
 // POST /plans: every row of the spec's table, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreatePlanResponse } from '../../src/http/schemas/plans.ts';
+import { CreatePlanResponse } from '../../src/schemas/plans.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import { createMerchant, del, planPayload, post, unknownId } from '../support/factories.ts';

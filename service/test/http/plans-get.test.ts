@@ -1,6 +1,6 @@
 // GET /plans/{id}: 200 body per product.md, 404 and 400 per the spec, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetPlanResponse } from '../../src/http/schemas/plans.ts';
+import { GetPlanResponse } from '../../src/schemas/plans.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import { createMerchant, createPlan, del, get, unknownId } from '../support/factories.ts';

@@ -1,6 +1,6 @@
 // POST /subscriptions (spec) and GET /subscriptions/{id} (product.md), on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateSubscriptionResponse, GetSubscriptionResponse } from '../../src/http/schemas/subscriptions.ts';
+import { CreateSubscriptionResponse, GetSubscriptionResponse } from '../../src/schemas/subscriptions.ts';
 import { TARGETS, startApp } from '../support/app.ts';
 import type { TestApp } from '../support/app.ts';
 import {

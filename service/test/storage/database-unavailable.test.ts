@@ -15,7 +15,12 @@ async function appOn(databaseUrl: string) {
   const lines: string[] = [];
   const logger = createLogger({
     level: 'info',
-    destination: new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }),
+    destination: new Writable({
+      write: (c, _e, done) => {
+        lines.push(String(c));
+        done();
+      },
+    }),
   });
   const deps = await buildDeps(loadConfig({ DATABASE_URL: databaseUrl, DB_POOL_SIZE: '2', NODE_ENV: 'test' }), {
     logger,

@@ -3,9 +3,9 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { MerchantJson } from '../../src/http/schemas/merchants.ts';
-import type { PlanJson } from '../../src/http/schemas/plans.ts';
-import type { SubscriptionJson } from '../../src/http/schemas/subscriptions.ts';
+import type { MerchantJson } from '../../src/schemas/merchants.ts';
+import type { PlanJson } from '../../src/schemas/plans.ts';
+import type { SubscriptionJson } from '../../src/schemas/subscriptions.ts';
 
 export const newWallet = () => Keypair.random().publicKey();
 export const newSecret = () => Keypair.random().secret();

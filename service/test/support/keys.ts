@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { MerchantJson } from '../../src/http/schemas/merchants.ts';
+import type { MerchantJson } from '../../src/schemas/merchants.ts';
 import { newWallet } from './factories.ts';
 
 export const ADMIN_KEY = `admin-${'k'.repeat(40)}`;

@@ -3,6 +3,8 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
+import type { PullJson } from '../../src/schemas/pulls.ts';
+import type { SubscriptionDetailJson } from '../../src/schemas/subscriptions.ts';
 import type { Devnet } from './devnet.ts';
 import { createMerchant, createPlan, createSubscription, get, post } from './factories.ts';
 import { newFundedAccount, setUpSubscriber, type SubscriberOptions } from './subscriber.ts';
@@ -73,25 +75,13 @@ export const triggerPull = (t: TestApp, subscriptionId: string, secret: string) 
 export async function subscriptionOf(t: TestApp, id: string) {
   const res = await get(t.app, `/subscriptions/${id}`);
   expect(res.status).toBe(200);
-  return res.body.subscription as { status: string; next_billing_date: string };
+  return res.body.subscription as SubscriptionDetailJson;
 }
 
 export async function pullsOf(t: TestApp, id: string) {
   const res = await get(t.app, `/subscriptions/${id}/pulls`);
   expect(res.status).toBe(200);
-  return res.body.pulls as {
-    tx_hash: string;
-    status: string;
-    error: string | null;
-    amount: number;
-    transferred_amount: number | null;
-    token_contract_id: string | null;
-    fee_charged: number | null;
-    discrepancy: string | null;
-    code: string | null;
-    origin: string;
-    inner_tx_hash: string | null;
-  }[];
+  return res.body.pulls as PullJson[];
 }
 
 /** pull_funds transactions the network received from this merchant's account. */

@@ -7,7 +7,7 @@ import { authorize, keyRequired } from '../../src/billing/access/authorize.ts';
 import { createKeyCache, KEY_CACHE_TTL_MS } from '../../src/billing/access/key-cache.ts';
 import { hashKey, newKeyMaterial } from '../../src/billing/access/key-material.ts';
 import { ANONYMOUS, OPERATOR } from '../../src/billing/context.ts';
-import { createCursorCodec } from '../../src/http/cursors.ts';
+import { createCursorCodec } from '../../src/schemas/cursors.ts';
 import { throttled } from '../../src/metrics.ts';
 import { createSecretBox } from '../../src/secrets/aes-gcm-box.ts';
 

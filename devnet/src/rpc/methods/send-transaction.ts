@@ -3,7 +3,7 @@ import { submitTransaction } from '../../tx/submit.ts';
 
 export const sendTransaction: Method = (net, params) => {
   if (typeof params.transaction !== 'string') throw invalidParams('invalid_xdr');
-  let outcome;
+  let outcome: ReturnType<typeof submitTransaction>;
   try {
     outcome = submitTransaction(net, params.transaction);
   } catch {

@@ -79,7 +79,7 @@ export function makeCollectDue(deps: CollectDeps) {
     // has just landed has already spent the allowance the pre-flight would read.
     if (await pulls.findPending(subscriptionId)) return pull(ctx);
 
-    let inspection;
+    let inspection: Awaited<ReturnType<typeof deps.gateway.inspect>>;
     try {
       inspection = await deps.gateway.inspect({
         user: ctx.customerWallet,

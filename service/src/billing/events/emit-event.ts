@@ -22,7 +22,7 @@ export type BillingEvent =
   | Of<'api_key.created' | 'api_key.revoked', ApiKey>
   | Of<'signing_key.set' | 'signing_key.removed', StoredSigningKey>;
 
-/** The API's own JSON of each kind of object (http/schemas/event-objects.ts). */
+/** The API's own JSON of each kind of object (schemas/events.ts). */
 export interface EventPresenter {
   plan(p: Plan): JsonObject;
   subscription(s: Subscription): JsonObject;

@@ -1,6 +1,6 @@
 // What the event verbs need from storage: the outbox table, the endpoints that receive events and
 // the deliveries that carry them (storage/repos/events-repo.ts, webhooks-repo.ts).
-import type { Page, PageRequest } from '../ports.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import type { EventType } from './event-types.ts';
 
 /** Who caused an event, as its `actor` field shows it. */

@@ -63,7 +63,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
   const { pulls, gateway, clock } = deps;
 
   async function waitAndSettle(ctx: PullContext, attempt: SettledAttempt, actor: Actor): Promise<AttemptOutcome> {
-    let obs;
+    let obs: Awaited<ReturnType<typeof gateway.waitForOutcome>>;
     try {
       obs = await gateway.waitForOutcome(attempt.tx_hash, Date.now() + deps.pollTimeoutMs, partiesOf(ctx));
     } catch (err) {

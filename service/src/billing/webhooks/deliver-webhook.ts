@@ -43,7 +43,7 @@ export function makeDeliverWebhooks(deps: DeliverDeps) {
 
   async function deliverOne(d: ClaimedDelivery): Promise<DeliveryOutcome> {
     const body = eventBody(d.event);
-    let result;
+    let result: Awaited<ReturnType<typeof deps.sender.send>>;
     try {
       const secrets = [d.secret, ...(d.previous ? [d.previous] : [])].map((s) =>
         openEndpointSecret(deps.box, d.endpoint_id, s),

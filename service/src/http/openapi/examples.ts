@@ -1,6 +1,6 @@
 // Example bodies for the OpenAPI document: one coherent story (Acme sells Pro monthly to one
 // subscriber) so a reader can follow ids from one operation to the next.
-import { invalidInput } from '../errors.ts';
+import { invalidInput } from '../../schemas/invalid-input.ts';
 
 const MERCHANT_ID = 'f490f956-515f-4ab7-a2e4-e804a9345997';
 const PLAN_ID = '49518b77-7b5e-4f9b-8fda-ecd6c06606a4';

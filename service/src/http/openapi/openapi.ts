@@ -12,8 +12,8 @@ import { ACCESS, keyRequired, type AuthMode } from '../../billing/access/authori
 import type { Config } from '../../config.ts';
 import type { RouteAccess } from '../auth.ts';
 import { STATUS_BY_CODE } from '../errors.ts';
-import { responseSchema } from '../schemas/common.ts';
-import { forEachExact } from '../schemas/exact-number.ts';
+import { responseSchema } from '../../schemas/common.ts';
+import { forEachExact } from '../../schemas/exact-number.ts';
 import { errors as errorExamples } from './examples.ts';
 import { EDGE_STATUS, ERROR_TEXT, OPERATIONS } from './operations.ts';
 import type { ErrorCase, OperationDoc } from './operations.ts';

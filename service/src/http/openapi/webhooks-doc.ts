@@ -1,14 +1,15 @@
 // The OpenAPI document's `webhooks` section (OpenAPI 3.1): one entry per event type, its body the
-// event's own Zod schema (http/schemas/events.ts, made from the API's object schemas), with the
+// event's own Zod schema (schemas/events.ts, made from the API's object schemas), with the
 // Standard Webhooks headers and how a receiver verifies them. Also the Idempotency-Key header that
 // every POST takes.
 import { z } from 'zod';
 import { EVENT_TRIGGERS, EVENT_TYPES } from '../../billing/events/event-types.ts';
-import { EVENT_SCHEMAS } from '../schemas/events.ts';
-import { forEachExact } from '../schemas/exact-number.ts';
+import { EVENT_SCHEMAS } from '../../schemas/events.ts';
+import { forEachExact } from '../../schemas/exact-number.ts';
 
 export const VERIFY_HOW =
   'Verify before trusting a body: with any Standard Webhooks library, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` npm package, ' +
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the doc shows the signed-content template literally
   'on the raw body as received (not re-serialised JSON). The signed content is `${webhook-id}.${webhook-timestamp}.${body}`, HMAC-SHA256 under the base64-decoded ' +
   "secret after `whsec_`; webhook-signature lists `v1,<base64>` signatures separated by spaces (two during a secret rotation's overlap: accept either). Refuse " +
   'timestamps more than 5 minutes from now. Answer 2xx quickly; anything else (or no answer within WEBHOOK_TIMEOUT_MS, or a redirect) is retried: the first retry ' +

@@ -2,9 +2,9 @@
 // a key is needed in both modes, the operator's or one of the merchant's own.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams, toIso } from '../schemas/common.ts';
-import { apiKeyJson, apiKeyResponses, CreateApiKeyBody, KeyParams } from '../schemas/api-keys.ts';
-import { merchantJson } from '../schemas/merchants.ts';
+import { IdParams, toIso } from '../../schemas/common.ts';
+import { apiKeyJson, apiKeyResponses, CreateApiKeyBody, KeyParams } from '../../schemas/api-keys.ts';
+import { merchantJson } from '../../schemas/merchants.ts';
 
 export const apiKeyRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createApiKey, listApiKeys, revokeApiKey, currentKey } = deps.accountVerbs;

@@ -9,8 +9,8 @@ import {
   WalletSubscriptionsBody,
   walletSubscriptionJson,
   walletSubscriptionsResponses,
-} from '../schemas/checkout.ts';
-import { subscriptionJson, subscriptionResponses } from '../schemas/subscriptions.ts';
+} from '../../schemas/checkout.ts';
+import { subscriptionJson, subscriptionResponses } from '../../schemas/subscriptions.ts';
 
 export const checkoutRoutes: RoutesPlugin = async (app, { deps }) => {
   const { checkoutSubscription, listWalletSubscriptions } = deps.checkoutVerbs;

@@ -2,10 +2,10 @@
 // Credential routes: a key in both modes (product.md), the merchant's own or the operator's.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { pageOf } from '../cursors.ts';
+import { pageOf } from '../../schemas/cursors.ts';
 import { eventJson } from '../../billing/events/event-json.ts';
-import { IdParams } from '../schemas/common.ts';
-import { deliveryJson, EventListQuery, eventResponses, RedeliverBody } from '../schemas/events.ts';
+import { IdParams } from '../../schemas/common.ts';
+import { deliveryJson, EventListQuery, eventResponses, RedeliverBody } from '../../schemas/events.ts';
 
 export const eventRoutes: RoutesPlugin = async (app, { deps }) => {
   const { listEvents, getEvent, listDeliveries, redeliverEvent } = deps.eventVerbs;

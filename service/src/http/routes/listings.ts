@@ -3,16 +3,16 @@
 // schemas, the cursor checked and decoded by the app's codec; handlers call one verb.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { pageOf, type ListOrder } from '../cursors.ts';
-import { IdParams } from '../schemas/common.ts';
+import { pageOf, type ListOrder } from '../../schemas/cursors.ts';
+import { IdParams } from '../../schemas/common.ts';
 import {
   listResponses,
   MerchantSubscriptionsQuery,
   PlanListQuery,
   PlanSubscriptionsQuery,
-} from '../schemas/listings.ts';
-import { planJson } from '../schemas/plans.ts';
-import { subscriptionJson } from '../schemas/subscriptions.ts';
+} from '../../schemas/listings.ts';
+import { planJson } from '../../schemas/plans.ts';
+import { subscriptionJson } from '../../schemas/subscriptions.ts';
 import type { PageKey } from '../../billing/ports.ts';
 
 export const listingRoutes: RoutesPlugin = async (app, { deps }) => {

@@ -2,15 +2,15 @@
 // GET /merchants/{id}/pulls/daily-totals: the dashboard's books and revenue chart, public API.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { pageOf } from '../cursors.ts';
-import { IdParams } from '../schemas/common.ts';
+import { pageOf } from '../../schemas/cursors.ts';
+import { IdParams } from '../../schemas/common.ts';
 import {
   DailyTotalsQuery,
   dailyTotalJson,
   MerchantPullsQuery,
   merchantPullsResponses,
-} from '../schemas/merchant-pulls.ts';
-import { pullJson } from '../schemas/pulls.ts';
+} from '../../schemas/merchant-pulls.ts';
+import { pullJson } from '../../schemas/pulls.ts';
 
 export const merchantPullRoutes: RoutesPlugin = async (app, { deps }) => {
   const { listMerchantPulls, merchantDailyTotals } = deps.pullVerbs;

@@ -2,11 +2,11 @@
 // product.md adds them so that plans have an owner. Creating and listing merchants is the
 // operator's (in keys mode only the operator key may); a merchant key reads and deletes its own.
 import type { RoutesPlugin } from '../route-plugin.ts';
-import { pageOf } from '../cursors.ts';
+import { pageOf } from '../../schemas/cursors.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams, toIso } from '../schemas/common.ts';
-import { PlanListQuery } from '../schemas/listings.ts';
-import { CreateMerchantBody, merchantJson, merchantResponses } from '../schemas/merchants.ts';
+import { IdParams, toIso } from '../../schemas/common.ts';
+import { PlanListQuery } from '../../schemas/listings.ts';
+import { CreateMerchantBody, merchantJson, merchantResponses } from '../../schemas/merchants.ts';
 
 export const merchantRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createMerchant, getMerchant, deleteMerchant, listMerchants } = deps.verbs;

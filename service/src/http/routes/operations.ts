@@ -3,21 +3,19 @@
 // probe. A production service left in AUTH_MODE=open stays ready but says so in `warning`.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { errorBody } from '../errors.ts';
-import { pendingMigrations, shippedMigrations } from '../../storage/migrate.ts';
 import { logProbeFailure, PROBE_TIMEOUT_MS, withTimeout } from './health.ts';
 
 export const OPEN_IN_PRODUCTION =
   "AUTH_MODE=open in production: requests without an API key may create, read and delete every merchant's data; set AUTH_MODE=keys";
 
 export const operationsRoutes: RoutesPlugin = async (app, { deps }) => {
-  // The files cannot change under a running process: read them once.
-  const shipped = shippedMigrations();
+  const shipped = deps.migrations.shipped();
   const { nodeEnv, authMode } = deps.config;
   const warning = nodeEnv === 'production' && authMode === 'open' ? { warning: OPEN_IN_PRODUCTION } : {};
 
   app.get('/ready', { config: { access: 'none' } }, async (request, reply) => {
     try {
-      const pending = await withTimeout(pendingMigrations(deps.db, shipped), PROBE_TIMEOUT_MS);
+      const pending = await withTimeout(deps.migrations.pending(), PROBE_TIMEOUT_MS);
       if (pending.length > 0) {
         return reply
           .code(503)

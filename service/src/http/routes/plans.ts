@@ -1,8 +1,8 @@
 // POST /plans and GET /plans/{id} (spec section 4).
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams, NoBody } from '../schemas/common.ts';
-import { CreatePlanBody, planJson, planResponses, planWithMerchantJson } from '../schemas/plans.ts';
+import { IdParams, NoBody } from '../../schemas/common.ts';
+import { CreatePlanBody, planJson, planResponses, planWithMerchantJson } from '../../schemas/plans.ts';
 
 export const planRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createPlan, getPlan, archivePlan } = deps.verbs;

@@ -2,8 +2,8 @@
 // /trigger-pull can sign without merchant_secret. Credential routes: a key in both modes.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
-import { SetSigningKeyBody, signingKeyJson, signingKeyResponses } from '../schemas/signing-keys.ts';
+import { IdParams } from '../../schemas/common.ts';
+import { SetSigningKeyBody, signingKeyJson, signingKeyResponses } from '../../schemas/signing-keys.ts';
 
 export const signingKeyRoutes: RoutesPlugin = async (app, { deps }) => {
   const { setSigningKey, removeSigningKey } = deps.accountVerbs;

@@ -1,14 +1,14 @@
 // POST /subscriptions (spec section 4) and GET /subscriptions/{id} (product.md).
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams, NoBody } from '../schemas/common.ts';
+import { IdParams, NoBody } from '../../schemas/common.ts';
 import {
   CancelSubscriptionBody,
   CreateSubscriptionBody,
   subscriptionDetailJson,
   subscriptionJson,
   subscriptionResponses,
-} from '../schemas/subscriptions.ts';
+} from '../../schemas/subscriptions.ts';
 
 export const subscriptionRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createSubscription, getSubscription, cancelSubscription, pauseSubscription, resumeSubscription } = deps.verbs;

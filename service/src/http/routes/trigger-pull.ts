@@ -1,8 +1,8 @@
 // POST /trigger-pull (spec section 4) and the pull history of a subscription.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
-import { pullJson, pullResponses, TriggerPullBody } from '../schemas/pulls.ts';
+import { IdParams } from '../../schemas/common.ts';
+import { pullJson, pullResponses, TriggerPullBody } from '../../schemas/pulls.ts';
 
 export const triggerPullRoutes: RoutesPlugin = async (app, { deps }) => {
   const { triggerPull, listPulls } = deps.pullVerbs;

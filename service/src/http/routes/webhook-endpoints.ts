@@ -2,14 +2,14 @@
 // rotate the secret. Credential routes: a key in both modes.
 import type { RoutesPlugin } from '../route-plugin.ts';
 import { ctxOf } from '../context.ts';
-import { IdParams } from '../schemas/common.ts';
+import { IdParams } from '../../schemas/common.ts';
 import {
   CreateEndpointBody,
   EndpointListQuery,
   endpointJson,
   endpointResponses,
   RotateSecretBody,
-} from '../schemas/webhook-endpoints.ts';
+} from '../../schemas/webhook-endpoints.ts';
 
 export const webhookEndpointRoutes: RoutesPlugin = async (app, { deps }) => {
   const { createEndpoint, listEndpoints, getEndpoint, deleteEndpoint, rotateSecret } = deps.eventVerbs;

@@ -2,9 +2,9 @@
 // Everything is derived from fixed labels, so every run of the devnet has the same
 // accounts and contract ids (for a given passphrase).
 import { Address, Asset, hash, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
-import { accountEntry, FRIENDBOT_XLM } from './accounts.ts';
-import { codeKey, instanceKey, accountKey, keyId } from './keys.ts';
-import { LedgerState } from './ledger-state.ts';
+import { accountEntry, FRIENDBOT_XLM } from '../ledger/accounts.ts';
+import { codeKey, instanceKey, accountKey, keyId } from '../ledger/keys.ts';
+import { LedgerState } from '../ledger/ledger-state.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import { stellarAssetContract, tokenInstanceStorage } from '../contracts/token.ts';
 import { subscriptionVault, type VaultBuild } from '../contracts/vault.ts';

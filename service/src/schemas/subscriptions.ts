@@ -1,7 +1,7 @@
 // POST /subscriptions and GET /subscriptions/{id}: request and response shapes.
 import { z } from 'zod';
-import { HEALTH_STATUSES, type Subscription, type SubscriptionListItem } from '../../billing/model.ts';
-import { STATUSES } from '../../billing/subscriptions/status-machine.ts';
+import { HEALTH_STATUSES, type Subscription, type SubscriptionListItem } from '../billing/model.ts';
+import { STATUSES } from '../billing/subscriptions/status-machine.ts';
 import { isoTimestamp, jsonBody, responseSchema, stellarAccount, toIso, uuidField } from './common.ts';
 
 export const CreateSubscriptionBody = jsonBody({

@@ -1,7 +1,7 @@
 // POST/GET /merchants/{id}/api-keys and DELETE /merchants/{id}/api-keys/{key_id} (product.md's
 // wire format): a key object never holds the key, which appears once, as `api_key`, on creation.
 import { z } from 'zod';
-import type { ApiKey } from '../../billing/model.ts';
+import type { ApiKey } from '../billing/model.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso } from './common.ts';
 import { MerchantJson } from './merchants.ts';
 

@@ -1,15 +1,11 @@
 // Field rules shared by the request schemas, with the spec's reason texts (section 7). Where the
 // spec has no text of its own (missing field, wrong type) Zod 4's own reason stands, e.g.
 // "Invalid input: expected string, received undefined".
-//
-// @stellar/stellar-sdk is imported here for StrKey only: it owns the G... checksum rule, and
-// re-implementing base32 + CRC16 at the edge would be a second, untested copy of it. Nothing
-// else of the SDK is used outside chain/.
-import { StrKey } from '@stellar/stellar-sdk';
 import { z } from 'zod';
-import { atMost, decimalPlaces, I128_MAX, MAX_DECIMAL_PLACES, parseDecimal } from '../../billing/amounts.ts';
-import { MAX_INTERVAL_SECONDS } from '../../billing/schedule.ts';
+import { atMost, decimalPlaces, I128_MAX, MAX_DECIMAL_PLACES, parseDecimal } from '../billing/amounts.ts';
+import { MAX_INTERVAL_SECONDS } from '../billing/schedule.ts';
 import { EXACT_MARK, forEachExact } from './exact-number.ts';
+import { isAccountAddress, isContractAddress } from './stellar-address.ts';
 
 // Any canonical 8-4-4-4-12 hex UUID, whatever its version bits: everything PostgreSQL's uuid type
 // accepts in that form is "well-formed", so a well-formed id that matches nothing is 404, never 400.
@@ -23,9 +19,7 @@ export type IdParams = z.infer<typeof IdParams>;
 
 export const nonBlank = (field: string) => z.string().refine((s) => s.trim() !== '', `${field} cannot be empty`);
 
-export const stellarAccount = z
-  .string()
-  .refine((s) => StrKey.isValidEd25519PublicKey(s), 'must be a valid Stellar Ed25519 public address');
+export const stellarAccount = z.string().refine(isAccountAddress, 'must be a valid Stellar Ed25519 public address');
 
 // Numeric strings are accepted (spec); anything else that is a string becomes NaN, so Zod reports
 // "expected number, received NaN". Blank, hex and "Infinity" are not numeric here, unlike Number().
@@ -74,9 +68,7 @@ export const tokenAmount = z
   });
 
 /** A contract address (C…), checksum included. */
-export const stellarContract = z
-  .string()
-  .refine((s) => StrKey.isValidContract(s), 'must be a valid Stellar contract address (C…)');
+export const stellarContract = z.string().refine(isContractAddress, 'must be a valid Stellar contract address (C…)');
 
 /**
  * interval_seconds: a whole number of seconds > 0, at most MAX_INTERVAL_SECONDS (10,000 years):

@@ -1,7 +1,7 @@
 // Strkey <-> ScAddress conversions, memoized: strkey encoding (base32 + CRC16) was
 // the largest single cost of a simulation. Cached XDR values are shared, which is
 // safe because the devnet never mutates an XDR value after building it.
-import { Address, Keypair, StrKey, xdr } from '@stellar/stellar-sdk';
+import { Address, Keypair, StrKey, type xdr } from '@stellar/stellar-sdk';
 
 const toScAddress = new Map<string, xdr.ScAddress>();
 const toStrkey = new Map<string, string>();

@@ -6,8 +6,7 @@
 // order it was cut from (created_at vs due_before listings).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PageKey, PageRequest } from '../billing/ports.ts';
-import { invalidInput } from './errors.ts';
-import { InvalidInputError } from './validation.ts';
+import { InvalidInputError, invalidInput } from './invalid-input.ts';
 
 /** created: oldest first by created_at; due: by next_billing_date; newest: events, newest first. */
 export type ListOrder = 'created' | 'due' | 'newest';

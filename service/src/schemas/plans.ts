@@ -1,7 +1,7 @@
 // POST /plans and GET /plans/{id}: request and response shapes. Field order in CreatePlanBody is
 // the spec's order, and it decides which field a 400 names when several are wrong.
 import { z } from 'zod';
-import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
+import type { Plan, PlanWithMerchant } from '../billing/model.ts';
 import {
   intervalSeconds,
   isoTimestamp,
@@ -14,7 +14,7 @@ import {
   uuidField,
 } from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
-import { FINAL_STATUSES } from '../../billing/subscriptions/status-machine.ts';
+import { FINAL_STATUSES } from '../billing/subscriptions/status-machine.ts';
 
 /** At most 20 retries, each 1 s to 1 year after the previous failed try. */
 const retrySchedule = z

@@ -1,6 +1,6 @@
 // POST /merchants, GET /merchants, GET /merchants/{id}, DELETE /merchants/{id}: request and response shapes.
 import { z } from 'zod';
-import type { Merchant } from '../../billing/model.ts';
+import type { Merchant } from '../billing/model.ts';
 import { isoTimestamp, jsonBody, nonBlank, responseSchema, stellarAccount, toIso } from './common.ts';
 
 export const CreateMerchantBody = jsonBody({

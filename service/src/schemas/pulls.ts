@@ -1,6 +1,6 @@
 // POST /trigger-pull and GET /subscriptions/{id}/pulls: request and response shapes.
 import { z } from 'zod';
-import type { PullRecord } from '../../billing/pulls/pulls-port.ts';
+import type { PullRecord } from '../billing/pulls/pulls-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
 import { exactNumber, exactNumberSchema, type ExactNumber } from './exact-number.ts';
 
@@ -60,11 +60,12 @@ export const PullJson = z.strictObject({
   created_at: isoTimestamp,
   resolved_at: isoTimestamp.nullable(),
 });
+export type PullJson = z.infer<typeof PullJson>;
 export const PullHistoryResponse = z.strictObject({ pulls: z.array(PullJson) });
 
 export const pullJson = (
   p: PullRecord,
-): Omit<z.infer<typeof PullJson>, 'amount' | 'transferred_amount'> & {
+): Omit<PullJson, 'amount' | 'transferred_amount'> & {
   amount: ExactNumber;
   transferred_amount: ExactNumber | null;
 } => ({

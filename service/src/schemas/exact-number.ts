@@ -8,7 +8,7 @@
 // untyped node is written with JSON.stringify, which honours rawJSON. The OpenAPI document puts
 // `type: number` back (openapi.ts), so clients still read a number.
 import { z } from 'zod';
-import { parseDecimal, plainDecimal } from '../../billing/amounts.ts';
+import { parseDecimal, plainDecimal } from '../billing/amounts.ts';
 
 declare global {
   interface JSON {
@@ -38,7 +38,10 @@ export function exactNumber(text: string): ExactNumber {
 /** Walks a JSON Schema and applies fn to every node marked exact. */
 export function forEachExact(schema: unknown, fn: (node: Record<string, unknown>) => void): void {
   if (schema === null || typeof schema !== 'object') return;
-  if (Array.isArray(schema)) return schema.forEach((s) => forEachExact(s, fn));
+  if (Array.isArray(schema)) {
+    for (const s of schema) forEachExact(s, fn);
+    return;
+  }
   const node = schema as Record<string, unknown>;
   if (node[EXACT_MARK] === true) fn(node);
   for (const value of Object.values(node)) forEachExact(value, fn);

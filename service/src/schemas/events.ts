@@ -8,9 +8,9 @@ import {
   EVENT_TYPES,
   type EventObjectKind,
   type EventType,
-} from '../../billing/events/event-types.ts';
-import type { EventPresenter } from '../../billing/events/emit-event.ts';
-import type { Delivery } from '../../billing/webhooks/webhooks-port.ts';
+} from '../billing/events/event-types.ts';
+import type { EventPresenter } from '../billing/events/emit-event.ts';
+import type { Delivery } from '../billing/webhooks/webhooks-port.ts';
 import { apiKeyJson, ApiKeyJson } from './api-keys.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
 import { planJson, PlanJson } from './plans.ts';

@@ -3,13 +3,13 @@
 // cheaply because stored entries, ledgers and records are never mutated.
 import { hash } from '@stellar/stellar-sdk';
 import { buildGenesis, GENESIS_SEQUENCE, type Genesis } from './genesis.ts';
-import { buildLedger, type ClosedLedger, type LedgerTx } from './header.ts';
-import type { LedgerState } from './ledger-state.ts';
-import { Faults } from './faults.ts';
-import type { EventRecord, QueuedTx, Submission, TxRecord } from './history.ts';
+import { buildLedger, type ClosedLedger, type LedgerTx } from '../ledger/header.ts';
+import type { LedgerState } from '../ledger/ledger-state.ts';
+import { Faults } from '../ledger/faults.ts';
+import type { EventRecord, QueuedTx, Submission, TxRecord } from '../ledger/history.ts';
 import type { DeployedContract } from '../host/contract.ts';
 import type { VaultBuild } from '../contracts/vault.ts';
-import { networkConfig, type NetworkConfigOverrides, type SorobanNetworkConfig } from './network-config.ts';
+import { networkConfig, type NetworkConfigOverrides, type SorobanNetworkConfig } from '../ledger/network-config.ts';
 
 export type NetworkOptions = {
   passphrase: string;

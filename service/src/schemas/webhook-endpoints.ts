@@ -1,8 +1,8 @@
 // POST/GET/DELETE /webhook-endpoints and POST /webhook-endpoints/{id}/rotate-secret (product.md):
 // the secret appears once, in the answer that made it; an endpoint object never holds it.
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../billing/events/event-types.ts';
-import type { EndpointEventTypes, WebhookEndpoint } from '../../billing/webhooks/webhooks-port.ts';
+import { EVENT_TYPES, type EventType } from '../billing/events/event-types.ts';
+import type { EndpointEventTypes, WebhookEndpoint } from '../billing/webhooks/webhooks-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso, uuidField } from './common.ts';
 
 const MAX_URL_LENGTH = 2048;

@@ -1,7 +1,7 @@
 // PUT and DELETE /merchants/{id}/signing-key (product.md): the secret goes in, only its public
 // key ever comes out.
 import { z } from 'zod';
-import type { StoredSigningKey } from '../../billing/model.ts';
+import type { StoredSigningKey } from '../billing/model.ts';
 import { isoTimestamp, jsonBody, responseSchema, toIso } from './common.ts';
 
 export const SetSigningKeyBody = jsonBody({

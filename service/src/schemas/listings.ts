@@ -1,12 +1,12 @@
 // Query strings and answers of the listings. The cursor stays the raw text here: it is checked and
-// decoded by the app's cursor codec (http/cursors.ts), whose secret is configuration.
+// decoded by the app's cursor codec (schemas/cursors.ts), whose secret is configuration.
 import { z } from 'zod';
-import type { ListOrder } from '../cursors.ts';
+import type { ListOrder } from './cursors.ts';
 import { PlanJson } from './plans.ts';
 import { responseSchema, uuidField, isoDateTime } from './common.ts';
 import { SubscriptionJson } from './subscriptions.ts';
 
-export type { ListOrder } from '../cursors.ts';
+export type { ListOrder } from './cursors.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;

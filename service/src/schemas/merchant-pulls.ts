@@ -1,7 +1,7 @@
 // GET /merchants/{id}/pulls and GET /merchants/{id}/pulls/daily-totals: query strings and answers.
 import { z } from 'zod';
-import type { DailyTotal } from '../../billing/pulls/merchant-pulls-port.ts';
-import type { ListOrder } from '../cursors.ts';
+import type { DailyTotal } from '../billing/pulls/merchant-pulls-port.ts';
+import type { ListOrder } from './cursors.ts';
 import { isoDateTime, isoTimestamp, responseSchema } from './common.ts';
 import { exactNumber, exactNumberSchema } from './exact-number.ts';
 import { cursor, limit, nextCursor } from './listings.ts';

@@ -1,7 +1,7 @@
 // The hosted pages' keyless routes: POST /checkout/{plan_id}/subscriptions (product.md) and
 // POST /subscriber/subscriptions (/manage).
 import { z } from 'zod';
-import type { WalletSubscription } from '../../billing/subscribers/wallet-subscriptions-port.ts';
+import type { WalletSubscription } from '../billing/subscribers/wallet-subscriptions-port.ts';
 import { isoTimestamp, jsonBody, responseSchema, stellarAccount, toIso, uuidField } from './common.ts';
 import { exactNumber, exactNumberSchema } from './exact-number.ts';
 
