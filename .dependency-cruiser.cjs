@@ -133,13 +133,14 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: '(^|/)node_modules/' },
-    // bench results are generated output
-    exclude: { path: ['(^|/)bench/results/'] },
+    // bench results and the built front end are generated output
+    exclude: { path: ['(^|/)bench/results/', '^web/dist/'] },
     parser: 'swc',
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.json'],
+      // .d.ts: web/src/api/schema.d.ts, generated from the service's OpenAPI document at build
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.json'],
     },
   },
 };

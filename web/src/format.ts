@@ -31,5 +31,5 @@ export const shortAddress = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…
 
 export const dateTime = (iso: string | null | undefined) =>
   iso
-    ? new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }) + ' UTC'
+    ? `${new Date(iso).toLocaleString('en-GB', { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' })} UTC`
     : '—';

@@ -76,7 +76,6 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('GET /docs in headless Chromium', () =
     console.info(`docs screenshot: ${shot}`);
     expect(statSync(shot).size).toBeGreaterThan(10_000);
 
-    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText (the rendered text), not the DOM property
     const text = await page.locator('body').innerText();
     expect(text).toContain('Recurring billing on Soroban');
     // The reader can enter an API key once and try requests with it (issue 11).

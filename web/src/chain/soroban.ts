@@ -68,7 +68,7 @@ export async function readAllowance(cfg: PageConfig, token: string, from: string
   );
   const res = await server(cfg).getLedgerEntries(key);
   const entry = res.entries[0];
-  if (!entry || entry.val.type !== 'contractData')
+  if (entry?.val.type !== 'contractData')
     return { amount: 0n, liveUntilLedger: null as number | null, latestLedger: res.latestLedger };
   const v = scValToNative(entry.val.contractData.val) as { amount: bigint; live_until_ledger: number };
   const live = Math.min(Number(v.live_until_ledger), entry.liveUntilLedgerSeq ?? Number.MAX_SAFE_INTEGER);
@@ -99,7 +99,7 @@ export async function invoke(
     .addOperation(new Contract(contractId).call(fn, ...args))
     .setTimeout(120)
     .build();
-  let prepared;
+  let prepared: Awaited<ReturnType<ReturnType<typeof server>['prepareTransaction']>>;
   try {
     prepared = await s.prepareTransaction(tx);
   } catch (err) {

@@ -162,6 +162,7 @@ function Chart({ days }: { days: Day[] }) {
           {series[series.length - 1].date}
         </text>
       </svg>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must take keyboard focus (axe: scrollable-region-focusable) */}
       <figcaption class="scroll" tabIndex={0}>
         <table>
           <caption class="hint">Days with revenue</caption>

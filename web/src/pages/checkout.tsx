@@ -110,7 +110,7 @@ export function CheckoutPage({ planId }: { planId: string }) {
   const busy = !['ready', 'failed', 'confirmed'].includes(step.kind);
 
   async function subscribe(kind: 'freighter' | 'local') {
-    if (!plan || !plan.token_contract_id || !cfg.vault_contract_id) return;
+    if (!plan?.token_contract_id || !cfg.vault_contract_id) return;
     const vault = cfg.vault_contract_id;
     const tokenId = plan.token_contract_id;
     const allowance = amount * BigInt(cycles);

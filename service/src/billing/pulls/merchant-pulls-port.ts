@@ -1,7 +1,7 @@
 // What the merchant-wide pull listing and its daily totals need from storage
 // (storage/repos/merchant-pulls-repo.ts). Every pull row carries its merchant (migration 0002),
 // so neither reads a subscription or a plan.
-import type { Page, PageRequest } from '../ports.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import type { PullRecord, PullStatus } from './pulls-port.ts';
 
 export interface MerchantPullsFilter {
