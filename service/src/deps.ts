@@ -236,6 +236,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
   const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
+  const box = createSecretBox(config.signingKeyEncryptionKeys);
   const gateway =
     overrides.gateway ??
     createSorobanGateway({
@@ -247,8 +248,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       feeSourceSecret: config.feeSourceSecret?.reveal(),
       queue: config.merchantQueue,
       onRpcCall: metrics.observeRpc,
+      onFeeCharged: metrics.observeFee,
+      // Channel accounts live in the database; without one the old merchant-as-source flow runs.
+      channels: db.kind === 'none' ? undefined : { repo: repos.channels, open: (sealed, ctx) => box.open(sealed, ctx) },
     });
-  const box = createSecretBox(config.signingKeyEncryptionKeys);
+  if (gateway.channelStatus) metrics.watchChannels(() => gateway.channelStatus!());
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
   const eventRow = makeEventRow(eventPresenter);

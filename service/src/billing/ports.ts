@@ -5,6 +5,7 @@ import type { ApiKeysRepo } from './access/api-keys-port.ts';
 import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
+import type { ChannelsRepo } from './pulls/channels-port.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
 import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
@@ -128,6 +129,8 @@ export interface Repos {
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
   collection: CollectionRepo;
+  /** Channel accounts and their leases (issue 14). */
+  channels: ChannelsRepo;
   /** The outbox: written only through billing/events/emit-event.ts. */
   events: EventsRepo;
   webhooks: WebhooksRepo;

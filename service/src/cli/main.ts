@@ -9,6 +9,7 @@ import { PlanListQuery } from '../http/schemas/listings.ts';
 import { planJson } from '../http/schemas/plans.ts';
 import { describeDatabase } from '../config.ts';
 import { migrate } from '../storage/migrate.ts';
+import { channelCommands } from './channels.ts';
 import { keyCommands } from './keys.ts';
 import {
   CliError,
@@ -126,6 +127,7 @@ pageOptions(plans.command('list').description("list a merchant's plans, oldest f
   });
 
 keyCommands(program);
+channelCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message =

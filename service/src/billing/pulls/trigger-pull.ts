@@ -104,23 +104,30 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         });
       const now = clock.now();
       // The attempt and its pull.pending event commit together, before anything is sent.
-      const recorded = await deps.uow.run(async (tx) => {
-        const row = await tx.pulls.insertPending({
-          subscription_id: ctx.subscriptionId,
-          merchant_id: ctx.merchantId,
-          amount: ctx.tokenAmount,
-          tx_hash: signed.hash,
-          envelope_xdr: signed.envelopeXdr,
-          source_account: signed.source,
-          max_time: new Date(signed.maxTime * 1000),
-          min_ledger: signed.minLedger,
-          origin,
-          now,
+      const recorded = await deps.uow
+        .run(async (tx) => {
+          const row = await tx.pulls.insertPending({
+            subscription_id: ctx.subscriptionId,
+            merchant_id: ctx.merchantId,
+            amount: ctx.tokenAmount,
+            tx_hash: signed.hash,
+            envelope_xdr: signed.envelopeXdr,
+            source_account: signed.source,
+            max_time: new Date(signed.maxTime * 1000),
+            min_ledger: signed.minLedger,
+            origin,
+            now,
+          });
+          if (row) await deps.emit(tx, actor, { type: 'pull.pending', object: row });
+          return row;
+        })
+        .catch(async (err: unknown) => {
+          await gateway.abandon?.(signed);
+          throw err;
         });
-        if (row) await deps.emit(tx, actor, { type: 'pull.pending', object: row });
-        return row;
-      });
       if (!recorded) {
+        // Never sent: its channel (if any) is free again at once.
+        await gateway.abandon?.(signed);
         // Another process recorded an attempt between our check and our insert: ours is never
         // sent, and this request answers with that attempt's outcome instead.
         const other = await inFlight(ctx, actor);

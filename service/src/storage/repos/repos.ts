@@ -2,6 +2,7 @@
 import type { Repos, UnitOfWork } from '../../billing/ports.ts';
 import type { Db, Queryable } from '../db.ts';
 import { createApiKeysRepo } from './api-keys-repo.ts';
+import { createChannelsRepo } from './channels-repo.ts';
 import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
@@ -21,6 +22,7 @@ export function createRepos(db: Queryable): Repos {
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
+    channels: createChannelsRepo(db),
     events: createEventsRepo(db),
     webhooks: createWebhooksRepo(db),
     idempotency: createIdempotencyRepo(db),
