@@ -35,6 +35,7 @@ import {
 import { makeListSubscriptions } from './billing/subscriptions/list-subscriptions.ts';
 import { makeListPulls } from './billing/pulls/list-pulls.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
+import { makeClientSigning } from './billing/pulls/client-signing.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
 import { createSorobanGateway } from './chain/soroban-gateway.ts';
@@ -146,6 +147,9 @@ export interface Deps {
 
 export interface PullVerbs {
   triggerPull: ReturnType<typeof makeTriggerPull>;
+  /** Client-side signing (POST /subscriptions/{id}/pulls/prepare, POST /pulls/{id}/submit). */
+  preparePull: ReturnType<typeof makeClientSigning>['prepare'];
+  submitPull: ReturnType<typeof makeClientSigning>['submit'];
   listPulls: ReturnType<typeof makeListPulls>;
   reconcilePending: ReturnType<typeof makeReconcilePending>;
 }
@@ -377,8 +381,17 @@ export function buildPullVerbs(
     emit: d.emit,
   };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
-  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
+  const pullDeps = {
+    ...shared,
+    pollTimeoutMs: d.config.txPollTimeoutMs,
+    openSigningKey,
+    preparedPulls: d.repos.preparedPulls,
+  };
+  const triggerPull = makeTriggerPull(pullDeps);
+  const clientSigning = makeClientSigning({ ...pullDeps, preparedTtlSeconds: d.config.preparedPullTtlSeconds });
   return {
+    preparePull: clientSigning.prepare,
+    submitPull: d.metrics ? countedPulls(clientSigning.submit, d.metrics) : clientSigning.submit,
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
     reconcilePending: makeReconcilePending({ ...shared, roundLimitMs: d.config.reconcileRoundLimitMs }),
@@ -386,7 +399,10 @@ export function buildPullVerbs(
 }
 
 /** Every trigger-pull outcome, or the code of the error that refused it, counted once. */
-function countedPulls(triggerPull: PullVerbs['triggerPull'], metrics: Metrics): PullVerbs['triggerPull'] {
+function countedPulls<A>(
+  triggerPull: (args: A) => ReturnType<PullVerbs['triggerPull']>,
+  metrics: Metrics,
+): (args: A) => ReturnType<PullVerbs['triggerPull']> {
   return async (args) => {
     try {
       const result = await triggerPull(args);

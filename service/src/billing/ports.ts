@@ -6,6 +6,7 @@ import type { CollectionRepo } from './collection/collection-port.ts';
 import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
 import type { ChannelsRepo } from './pulls/channels-port.ts';
+import type { PreparedPullsRepo } from './pulls/prepared-pulls-port.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
 import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
@@ -131,6 +132,8 @@ export interface Repos {
   collection: CollectionRepo;
   /** Channel accounts and their leases (issue 14). */
   channels: ChannelsRepo;
+  /** Client-side signing's prepared pulls. */
+  preparedPulls: PreparedPullsRepo;
   /** The outbox: written only through billing/events/emit-event.ts. */
   events: EventsRepo;
   webhooks: WebhooksRepo;

@@ -9,6 +9,7 @@ import {
   authorizeEntry,
   buildAuthorizationEntryPreimage,
   hash as sha256,
+  Keypair,
   rpc,
   TransactionBuilder,
   xdr,
@@ -597,6 +598,13 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       if (pool && pull.channel) await pool.release(pull.channel).catch(() => undefined);
     },
     prepareAuthorization,
+    verifySignature: (publicKey, hash, signature) => {
+      try {
+        return Keypair.fromPublicKey(publicKey).verify(Buffer.from(hash, 'hex'), Buffer.from(signature));
+      } catch {
+        return false;
+      }
+    },
     channelStatus: async () => {
       if (!pool) return undefined;
       const counts = await pool.counts(clock.networkNow());

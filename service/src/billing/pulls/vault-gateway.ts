@@ -193,6 +193,8 @@ export interface VaultGateway {
   prepareAuthorization?(
     input: Omit<PreparePullInput, 'key'> & { merchant: string; validForSeconds: number },
   ): Promise<AuthorizationRequest>;
+  /** True when `signature` is `publicKey`'s ed25519 signature of the 32 bytes in hex `hash`. */
+  verifySignature?(publicKey: string, hash: string, signature: Uint8Array): boolean;
   /** Channel accounts free and leased; undefined when the service has no channel store. */
   channelStatus?(): Promise<{ total: number; leased: number; exhaustedSince?: number } | undefined>;
   /** Submits; resolves once the network has accepted the envelope (PENDING or DUPLICATE). */

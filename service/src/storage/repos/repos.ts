@@ -6,6 +6,7 @@ import { createChannelsRepo } from './channels-repo.ts';
 import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
+import { createPreparedPullsRepo } from './prepared-pulls-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
 import { createSigningKeysRepo } from './signing-keys-repo.ts';
 import { createSubscriptionsRepo } from './subscriptions-repo.ts';
@@ -23,6 +24,7 @@ export function createRepos(db: Queryable): Repos {
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
     channels: createChannelsRepo(db),
+    preparedPulls: createPreparedPullsRepo(db),
     events: createEventsRepo(db),
     webhooks: createWebhooksRepo(db),
     idempotency: createIdempotencyRepo(db),
