@@ -85,8 +85,8 @@ export class ChannelPool {
     }
   }
 
-  release(lease: Pick<LeasedChannel, 'id' | 'holder'>, sequence?: bigint): Promise<void> {
-    return this.#o.repo.release(lease.id, lease.holder, sequence);
+  release(lease: Pick<LeasedChannel, 'id' | 'holder'>, sequence?: bigint, forgetSequence?: boolean): Promise<void> {
+    return this.#o.repo.release(lease.id, lease.holder, sequence, forgetSequence);
   }
 
   attach(lease: Pick<LeasedChannel, 'id' | 'holder'>, hash: string): Promise<void> {

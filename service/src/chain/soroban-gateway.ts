@@ -34,6 +34,7 @@ import { gatherFacts } from './failure-facts.ts';
 import { inspectVault } from './inspect.ts';
 import { guardedRpc, RpcCallError, type RpcCallObserver } from './guarded-rpc.ts';
 import { LedgerClock } from './ledger-clock.ts';
+import { LedgerWatcher } from './ledger-watcher.ts';
 import { accountSequence } from './ledger-reads.ts';
 import { ChannelPool, type ChannelPoolOptions, type Lease } from './channel-pool.ts';
 import { asSigningKey, parseSecret } from './merchant-key.ts';
@@ -128,6 +129,18 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   const sequences = new SequenceCache();
   const pool = config.channels ? new ChannelPool({ ...config.channels, maxWaitMs: config.queue.maxWaitMs }) : undefined;
   const channelsOn = async () => (pool ? pool.enabled() : false);
+  const watcher = new LedgerWatcher({
+    fetch: (request) =>
+      server._getTransactions(
+        request.cursor !== undefined
+          ? { pagination: { cursor: request.cursor, limit: 200 } }
+          : { startLedger: request.startLedger!, pagination: { limit: 200 } },
+      ),
+    untilNextLedger: (latestLedger) => sleepUntilNextLedger(latestLedger),
+    retryMs: config.pollIntervalMs,
+    onAnswer: (latestLedger, closeTime) => clock.observe(latestLedger, closeTime),
+    latestSeen: () => clock.latestSeq(),
+  });
   const clock = new LedgerClock();
   const sent = new Map<
     string,
@@ -282,13 +295,16 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       let simulation: rpc.Api.SimulateTransactionResponse;
       const signedDetached = detached ? await applyDetached(detached) : undefined;
       try {
-        const onNetwork = await accountSequence(server, lease.publicKey);
+        // The sequence this channel's last included transaction consumed, as recorded when it was
+        // seen; read from the network only when unknown (new channel, or refused as txBAD_SEQ).
+        // Exclusivity comes from the lease, not from this number: a stale one costs a txBAD_SEQ.
+        const onNetwork = lease.lastSequence ?? (await accountSequence(server, lease.publicKey));
         if (onNetwork === undefined)
           throw new PullRejection(
             'submission_failed',
             `The channel account ${lease.publicKey} does not exist on the network`,
           );
-        const sequence = lease.lastSequence !== null && lease.lastSequence > onNetwork ? lease.lastSequence : onNetwork;
+        const sequence = onNetwork;
         const base = {
           ...input,
           merchant,
@@ -469,6 +485,8 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     }
     const code = res.errorResult?.result.type ?? 'unknown';
     sequences.forget(pull.source);
+    if (pool && pull.channel && (code === 'txBadSeq' || code === 'txFeeBumpInnerFailed'))
+      await pool.release(pull.channel, undefined, true).catch(() => undefined);
     if (code === 'txInsufficientFee') {
       // The result's feeCharged is the fee the network wanted; less the resource fee, the inclusion fee.
       const env = ('innerTransaction' in tx ? tx.innerTransaction : tx).toEnvelope();
@@ -495,6 +513,11 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const res = toObservation(raw, parties, config.networkPassphrase);
     clock.observe(res.latestLedger, res.latestLedgerCloseTime);
     if (res.status === 'NOT_FOUND') return res;
+    return settled(hash, res, raw.envelopeXdr);
+  }
+
+  /** A transaction seen in a ledger: this process stops tracking it, its channel's lease ends. */
+  async function settled(hash: string, res: TxObservation, envelopeXdr?: string): Promise<TxObservation> {
     const mine = sent.get(hash);
     if (mine) {
       if (!mine.channel) sequences.included(mine.source, mine.sequence);
@@ -503,7 +526,8 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
         config.onFeeCharged?.(Number(res.feeCharged), Boolean(mine.channel), res.ledger);
     }
     // In a ledger: the channel's sequence is used, its lease ends (whichever replica sent it).
-    if (pool && (!mine || mine.channel)) await pool.releaseByTx(hash, mine?.sequence).catch(() => undefined);
+    if (pool && (!mine || mine.channel))
+      await pool.releaseByTx(hash, mine?.sequence ?? innerSequence(envelopeXdr)).catch(() => undefined);
     return res;
   }
 
@@ -553,7 +577,55 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     return last;
   }
 
+  /** The sequence number an envelope consumes (its inner transaction's, for a fee bump). */
+  function innerSequence(envelopeXdr?: string): bigint | undefined {
+    if (!envelopeXdr) return undefined;
+    try {
+      const tx = TransactionBuilder.fromXDR(envelopeXdr, config.networkPassphrase);
+      return BigInt(('innerTransaction' in tx ? tx.innerTransaction : tx).sequence);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A transaction this process sent is confirmed from the ledgers' lists (getTransactions), shared by
+   * every pull waiting at the same time; the RPC's NOT_FOUND at the deadline is reported as the last
+   * ledger read showed it.
+   */
+  async function waitInBulk(
+    hash: string,
+    from: number,
+    deadline: number,
+    parties?: Parties,
+  ): Promise<TxObservation | undefined> {
+    const seen = await watcher.wait(hash, from, deadline);
+    if (!seen) return undefined;
+    const raw = {
+      ...seen.item,
+      latestLedger: seen.latestLedger,
+      latestLedgerCloseTime: String(seen.latestLedgerCloseTime),
+      oldestLedger: seen.oldestLedger,
+    } as unknown as rpc.Api.RawGetTransactionResponse;
+    const res = toObservation(raw, parties, config.networkPassphrase);
+    return settled(hash, res, seen.item.envelopeXdr);
+  }
+
   async function waitForOutcome(hash: string, deadline: number, parties?: Parties): Promise<TxObservation> {
+    const ours = sent.get(hash);
+    if (ours && !watcher.unsupported) {
+      const found = await waitInBulk(hash, ours.latestLedger + 1, deadline, parties);
+      if (found) return found;
+      if (watcher.unsupported) return poll(hash, deadline, parties);
+      // Not in any ledger read before the deadline: one direct look gives the RPC's own answer
+      // (and its retention window); an unknown outcome stays for the reconciler.
+      const last = await observe(hash, parties);
+      if (last.status === 'NOT_FOUND' && sent.has(hash)) {
+        if (!ours.channel) sequences.forget(ours.source);
+        sent.delete(hash);
+      }
+      return last;
+    }
     // Callers waiting for the same transaction share one poll instead of multiplying RPC calls.
     const running = polls.get(hash);
     if (running) {

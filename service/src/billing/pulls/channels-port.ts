@@ -30,8 +30,11 @@ export interface ChannelsRepo {
   lease(input: { holder: string; leaseMaxTime: number; lapsedBefore: number }): Promise<LeasedChannel | undefined>;
   /** Records the hash sendTransaction will know the leased transaction by. */
   attach(id: string, holder: string, txHash: string): Promise<void>;
-  /** Ends a lease its holder still has; `sequence` when the transaction consumed it. */
-  release(id: string, holder: string, sequence?: bigint): Promise<void>;
+  /**
+   * Ends a lease its holder still has; `sequence` when the transaction consumed it; `forgetSequence`
+   * when the network refused the sequence number used (txBAD_SEQ): the next lease reads it anew.
+   */
+  release(id: string, holder: string, sequence?: bigint, forgetSequence?: boolean): Promise<void>;
   /** Ends the lease under which `txHash` was sent (it was seen in a ledger), whoever holds it. */
   releaseByTx(txHash: string, sequence?: bigint): Promise<boolean>;
   anyPublicKey(): Promise<string | undefined>;

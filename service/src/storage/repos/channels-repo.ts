@@ -53,12 +53,12 @@ export function createChannelsRepo(db: Queryable): ChannelsRepo {
       await db.query('UPDATE channels SET tx_hash = $3 WHERE id = $1 AND leased_by = $2', [id, holder, txHash]);
     },
 
-    async release(id, holder, sequence) {
+    async release(id, holder, sequence, forgetSequence) {
       await db.query(
         `UPDATE channels SET leased_by = NULL, lease_max_time = NULL, tx_hash = NULL,
-                last_sequence = GREATEST(last_sequence, $3::bigint)
+                last_sequence = CASE WHEN $4::boolean THEN NULL ELSE GREATEST(last_sequence, $3::bigint) END
           WHERE id = $1 AND leased_by = $2`,
-        [id, holder, sequence === undefined ? null : sequence.toString()],
+        [id, holder, sequence === undefined ? null : sequence.toString(), forgetSequence === true],
       );
     },
 
