@@ -680,7 +680,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     channelStatus: async () => {
       if (!pool) return undefined;
       const counts = await pool.counts(clock.networkNow());
-      return { ...counts, exhaustedSince: pool.exhaustedSince() };
+      return { ...counts, exhaustedSince: pool.exhaustedSince(), ledgerMs: clock.periodMs() };
     },
     send,
     observe,

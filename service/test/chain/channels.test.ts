@@ -150,3 +150,58 @@ describe.each(TARGETS)('channel pulls fee-bumped by a fund account on %s', (targ
     expect(await xlmBalance(devnet, merchant.publicKey())).toBe(merchantBefore);
   }, 120_000);
 });
+
+describe.each(TARGETS)('channel exhaustion and /ready on %s', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(target, {
+      env: {
+        ...chainEnv(devnet, { TX_POLL_TIMEOUT_MS: '20000' }),
+        ...accountsEnv(),
+        ...(await isolatedEnvFor(target)),
+        MERCHANT_QUEUE_WAIT_MS: '60000',
+      },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('no channel free for longer than a ledger: /ready says so, the pull waits, then goes through the freed channel', async () => {
+    const stop = closeLedgersEvery(devnet);
+    let sub: string;
+    let merchant;
+    try {
+      merchant = await newFundedAccount(devnet);
+      const merchantId = (await createMerchant(t.app, { wallet_address: merchant.publicKey() })).id;
+      const plan = await createPlan(t.app, merchantId, { token_amount: 10_000_000, interval_seconds: 3600 });
+      const user = await setUpSubscriber(devnet, merchant.publicKey(), {
+        amountPerInterval: 10_000_000n,
+        intervalSeconds: 3600n,
+      });
+      sub = (await createSubscription(t.app, plan.id, user.publicKey())).id;
+      await addChannels(t, devnet, 1);
+    } finally {
+      await stop();
+    }
+    const ready = async () => (await t.app.inject({ method: 'GET', url: '/ready' })).json();
+    expect((await ready()).channels).toEqual({ total: 1, leased: 0, free: 1 });
+    // Someone else holds the only channel (a lease far in the network's future).
+    const held = await t.deps.repos.channels.lease({ holder: 'test', leaseMaxTime: 4_000_000_000, lapsedBefore: 0 });
+    expect(held).toBeDefined();
+    t.clock.set('2032-01-01T00:00:00.000Z');
+    const answer = triggerPull(t, sub, merchant.secret());
+    await until('/ready to warn', async () => typeof (await ready()).channels?.warning === 'string', 20_000);
+    const body = await ready();
+    expect(body).toMatchObject({
+      status: 'ready',
+      channels: { total: 1, leased: 1, free: 0, warning: expect.stringContaining('longer than a ledger') },
+    });
+    expect((await devnet.transactions()).filter((tx) => tx.source === held!.publicKey)).toHaveLength(0);
+    await t.deps.repos.channels.release(held!.id, 'test');
+    await until('the pull queued', async () =>
+      (await devnet.transactions()).some((tx) => tx.source === held!.publicKey && tx.status === 'queued'),
+    );
+    await devnet.control('/close-ledger', {});
+    expect((await answer).status).toBe(200);
+    expect((await ready()).channels).toEqual({ total: 1, leased: 0, free: 1 });
+  }, 120_000);
+});

@@ -196,7 +196,7 @@ export interface VaultGateway {
   /** True when `signature` is `publicKey`'s ed25519 signature of the 32 bytes in hex `hash`. */
   verifySignature?(publicKey: string, hash: string, signature: Uint8Array): boolean;
   /** Channel accounts free and leased; undefined when the service has no channel store. */
-  channelStatus?(): Promise<{ total: number; leased: number; exhaustedSince?: number } | undefined>;
+  channelStatus?(): Promise<{ total: number; leased: number; exhaustedSince?: number; ledgerMs: number } | undefined>;
   /** Submits; resolves once the network has accepted the envelope (PENDING or DUPLICATE). */
   send(pull: SignedPull): Promise<void>;
   /** One look at the network; with `parties`, a SUCCESS carries their transfer. */
