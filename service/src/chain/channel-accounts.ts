@@ -3,7 +3,7 @@
 // (POST <url>/fund), or createAccount operations paid by FEE_SOURCE_SECRET (any network; at most
 // 100 operations per transaction, stellar-core's MAX_OPS_PER_TX). A channel that pays its own fees
 // needs XLM beyond the 1 XLM base reserve; with a fee source it only needs to exist.
-import { Keypair, Operation, rpc, TransactionBuilder } from '@stellar/stellar-sdk';
+import { Keypair, Operation, rpc, StrKey, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
 import { parseSecret } from './merchant-key.ts';
 
 export interface NewChannel {
@@ -67,4 +67,27 @@ export async function fundChannels(channels: NewChannel[], funding: Funding): Pr
     const done = await server.pollTransaction(sent.hash, { attempts: 30, sleepStrategy: () => 1000 });
     if (done.status !== 'SUCCESS') throw new Error(`createAccount transaction ${sent.hash}: ${done.status}`);
   }
+}
+
+/**
+ * The accounts' sequence numbers, read in batches of 200 keys per getLedgerEntries (stellar-rpc's
+ * limit), so the first pull through each channel need not read it.
+ */
+export async function readSequences(rpcUrl: string, accounts: string[]): Promise<Map<string, bigint>> {
+  const server = new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith('http://') });
+  const out = new Map<string, bigint>();
+  for (let i = 0; i < accounts.length; i += 200) {
+    const keys = accounts
+      .slice(i, i + 200)
+      .map((a) =>
+        xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(a).xdrPublicKey() })),
+      );
+    const res = await server.getLedgerEntries(...keys);
+    for (const e of res.entries) {
+      if (e.val.type !== 'account') continue;
+      const acc = e.val.account;
+      out.set(StrKey.encodeEd25519PublicKey(acc.accountId.ed25519.value), BigInt(acc.seqNum.toString()));
+    }
+  }
+  return out;
 }

@@ -19,16 +19,24 @@ export interface Seen {
   oldestLedger: number;
 }
 
+/** The last look happens this long before a waiter's deadline. */
+const DEADLINE_LEAD_MS = 150;
+
 interface Waiter {
   from: number;
+  deadline: number;
   resolve: (seen: Seen | undefined) => void;
   timer: NodeJS.Timeout;
 }
 
 export interface LedgerWatcherOptions {
   fetch: (request: { startLedger?: number; cursor?: string }) => Promise<rpc.Api.RawGetTransactionsResponse>;
-  /** Resolves once the ledger after `latestLedger` has probably closed (the gateway's LedgerClock). */
-  untilNextLedger: (latestLedger: number) => Promise<void>;
+  /**
+   * Resolves once the ledger after `latestLedger` has probably closed (the gateway's LedgerClock),
+   * or after `capMs`: a look just before the first waiter's deadline beats a prediction that
+   * overshoots.
+   */
+  untilNextLedger: (latestLedger: number, capMs: number) => Promise<void>;
   /** Between retries when a call failed. */
   retryMs: number;
   /** Told about each answer (the gateway's clock). */
@@ -57,6 +65,7 @@ export class LedgerWatcher {
     return new Promise((resolve) => {
       const waiter: Waiter = {
         from: fromLedger,
+        deadline,
         resolve,
         timer: setTimeout(
           () => {
@@ -81,6 +90,8 @@ export class LedgerWatcher {
       // A fresh start reads from the ledger before the earliest any waiter may be in: that one
       // surely exists (a start past the latest ledger is refused), and one call covers both.
       let start = Math.max(1, (this.#earliest() ?? 2) - 1);
+      // Nothing can be found before the ledger after `start` closes: the first call waits for it.
+      await this.#o.untilNextLedger(start, this.#capMs());
       while (this.#waiters.size > 0) {
         let res: rpc.Api.RawGetTransactionsResponse;
         try {
@@ -125,13 +136,20 @@ export class LedgerWatcher {
         }
         this.#forget(res.latestLedger - MEMORY_LEDGERS);
         if ((res.transactions?.length ?? 0) >= PAGE) continue; // more of the range
-        if (this.#waiters.size > 0) await this.#o.untilNextLedger(res.latestLedger);
+        if (this.#waiters.size > 0) await this.#o.untilNextLedger(res.latestLedger, this.#capMs());
       }
     } finally {
       this.#running = false;
       // A waiter that registered as the loop ended is served by a new loop.
       if (this.#waiters.size > 0 && !this.unsupported) void this.#run();
     }
+  }
+
+  /** Until shortly before the earliest waiter's deadline. */
+  #capMs(): number {
+    let min = Number.POSITIVE_INFINITY;
+    for (const ws of this.#waiters.values()) for (const w of ws) min = Math.min(min, w.deadline);
+    return Math.max(0, min - Date.now() - DEADLINE_LEAD_MS);
   }
 
   #earliest(): number | undefined {

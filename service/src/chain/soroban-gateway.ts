@@ -136,7 +136,11 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
           ? { pagination: { cursor: request.cursor, limit: 200 } }
           : { startLedger: request.startLedger!, pagination: { limit: 200 } },
       ),
-    untilNextLedger: (latestLedger) => sleepUntilNextLedger(latestLedger),
+    untilNextLedger: (latestLedger, capMs) => {
+      const predicted = clock.nextPollAt(latestLedger, POLL_GRACE_MS);
+      const wait = Number.isNaN(predicted) ? config.pollIntervalMs : predicted - Date.now();
+      return sleep(Math.min(Math.max(wait, MIN_POLL_DELAY_MS), capMs));
+    },
     retryMs: config.pollIntervalMs,
     onAnswer: (latestLedger, closeTime) => clock.observe(latestLedger, closeTime),
     latestSeen: () => clock.latestSeq(),

@@ -2,7 +2,7 @@
 // (issue 14). New channels are usable by every running replica within 2 s, without a restart.
 import type { Command } from 'commander';
 import { channelSealContext } from '../billing/pulls/channels-port.ts';
-import { fundChannels, newChannelKeys, type Funding } from '../chain/channel-accounts.ts';
+import { fundChannels, newChannelKeys, readSequences, type Funding } from '../chain/channel-accounts.ts';
 import { CliError, cliConfig, json, output, withDeps } from './session.ts';
 
 export function channelCommands(program: Command): void {
@@ -53,7 +53,12 @@ export function channelCommands(program: Command): void {
             sealed: d.box.seal(k.secret, channelSealContext(k.publicKey)),
           }));
           await fundChannels(keys, funding);
-          await d.repos.channels.insert(sealed);
+          // Best effort: a channel whose number is unknown has it read at its first lease.
+          const sequences = await readSequences(
+            config.sorobanRpcUrl,
+            keys.map((k) => k.publicKey),
+          ).catch(() => new Map<string, bigint>());
+          await d.repos.channels.insert(sealed.map((c) => ({ ...c, sequence: sequences.get(c.publicKey) })));
           return { added: keys.map((k) => k.publicKey), counts: await d.repos.channels.counts() };
         });
         output(

@@ -2,15 +2,23 @@
 // key-encryption key and stored, as `billing channels create --devnet-control` does.
 import { rpc, xdr, Keypair } from '@stellar/stellar-sdk';
 import { channelSealContext } from '../../src/billing/pulls/channels-port.ts';
-import { fundChannels, newChannelKeys } from '../../src/chain/channel-accounts.ts';
+import { fundChannels, newChannelKeys, readSequences } from '../../src/chain/channel-accounts.ts';
 import type { TestApp } from './app.ts';
 import type { Devnet } from './devnet.ts';
 
 export async function addChannels(t: TestApp, devnet: Devnet, count: number): Promise<string[]> {
   const keys = newChannelKeys(count);
   await fundChannels(keys, { kind: 'devnet', controlUrl: devnet.controlUrl });
+  const sequences = await readSequences(
+    devnet.rpcUrl,
+    keys.map((k) => k.publicKey),
+  );
   await t.deps.repos.channels.insert(
-    keys.map((k) => ({ publicKey: k.publicKey, sealed: t.deps.box.seal(k.secret, channelSealContext(k.publicKey)) })),
+    keys.map((k) => ({
+      publicKey: k.publicKey,
+      sealed: t.deps.box.seal(k.secret, channelSealContext(k.publicKey)),
+      sequence: sequences.get(k.publicKey),
+    })),
   );
   return keys.map((k) => k.publicKey);
 }

@@ -21,8 +21,8 @@ export interface ChannelCounts {
 }
 
 export interface ChannelsRepo {
-  /** Adds channels (already funded on the network). */
-  insert(channels: { publicKey: string; sealed: Sealed }[]): Promise<number>;
+  /** Adds channels (already funded on the network), with their sequence numbers when read. */
+  insert(channels: { publicKey: string; sealed: Sealed; sequence?: bigint }[]): Promise<number>;
   /**
    * Takes one free channel: free, or leased with a lease_max_time older than `lapsedBefore` (network
    * unix seconds). One statement; concurrent callers (any replica) never get the same row.

@@ -1,7 +1,8 @@
 // Channel accounts and their leases (migration 0009). The lease is one UPDATE of one row picked
 // with FOR UPDATE SKIP LOCKED: two concurrent callers never take the same row, and the outer WHERE
 // repeats the condition so a row leased between the sub-select and the update is not taken twice.
-// PGlite runs the same SQL (one connection: the statements are serialised anyway).
+// PGlite runs the same SQL (one connection: the statements are serialised anyway). Any free
+// channel will do; those whose sequence number is known come first (no read of the account).
 import type { ChannelCounts, ChannelsRepo, LeasedChannel } from '../../billing/pulls/channels-port.ts';
 import type { Queryable } from '../db.ts';
 
@@ -13,8 +14,9 @@ export function createChannelsRepo(db: Queryable): ChannelsRepo {
       let n = 0;
       for (const c of channels) {
         const { rowCount } = await db.query(
-          `INSERT INTO channels (public_key, kek_id, ciphertext) VALUES ($1, $2, $3) ON CONFLICT (public_key) DO NOTHING`,
-          [c.publicKey, c.sealed.kekId, c.sealed.ciphertext],
+          `INSERT INTO channels (public_key, kek_id, ciphertext, last_sequence) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (public_key) DO NOTHING`,
+          [c.publicKey, c.sealed.kekId, c.sealed.ciphertext, c.sequence === undefined ? null : c.sequence.toString()],
         );
         n += rowCount ?? 0;
       }
@@ -32,7 +34,7 @@ export function createChannelsRepo(db: Queryable): ChannelsRepo {
         `UPDATE channels
             SET leased_by = $1, lease_max_time = $2, tx_hash = NULL, leased_at = now()
           WHERE id = (SELECT id FROM channels WHERE ${FREE}
-                       ORDER BY leased_at NULLS FIRST, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                       ORDER BY last_sequence IS NULL, leased_at DESC NULLS LAST, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             AND ${FREE}
           RETURNING id, public_key, kek_id, ciphertext, last_sequence`,
         [holder, leaseMaxTime, lapsedBefore],
