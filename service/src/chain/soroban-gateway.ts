@@ -137,8 +137,8 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
           : { startLedger: request.startLedger!, pagination: { limit: 200 } },
       ),
     untilNextLedger: (latestLedger, capMs) => {
-      const predicted = clock.nextPollAt(latestLedger, POLL_GRACE_MS);
-      const wait = Number.isNaN(predicted) ? config.pollIntervalMs : predicted - Date.now();
+      const closed = clock.surelyClosedAt(latestLedger, POLL_GRACE_MS);
+      const wait = Number.isNaN(closed) ? config.pollIntervalMs : closed - Date.now();
       return sleep(Math.min(Math.max(wait, MIN_POLL_DELAY_MS), capMs));
     },
     retryMs: config.pollIntervalMs,
