@@ -40,7 +40,9 @@ interface Case {
   /** The credential that sends it: the merchant's key, or none (open mode). */
   as: 'merchant' | 'operator';
   /** Builds what the request needs; returns the request, one with other parameters, and a probe of what it changes. */
-  setup(f: Fixture): Promise<{
+  setup(
+    f: Fixture,
+  ): Promise<{
     url: string;
     body: Record<string, unknown>;
     other: Record<string, unknown>;

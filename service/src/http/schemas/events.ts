@@ -80,10 +80,12 @@ export const EventJson = z.strictObject({
 
 export const EventListQuery = z.object({
   type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]).optional(),
-  object_id: uuidField('object_id').optional().meta({
-    description:
-      'Only events about this object (plan, subscription, pull, API key; a signing key is named by its merchant id)',
-  }),
+  object_id: uuidField('object_id')
+    .optional()
+    .meta({
+      description:
+        'Only events about this object (plan, subscription, pull, API key; a signing key is named by its merchant id)',
+    }),
   merchant_id: uuidField('merchant_id')
     .optional()
     .meta({ description: "The operator's filter; a merchant key always sees only its own merchant" }),

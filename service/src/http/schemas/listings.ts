@@ -34,10 +34,12 @@ export type PlanListQuery = z.infer<typeof PlanListQuery>;
 
 const subscriptionFilters = {
   status: z.enum(['active', 'past_due']).optional(),
-  due_before: isoDateTime('due_before').optional().meta({
-    description:
-      'Only subscriptions whose next_billing_date is at or before this instant; ordered by next_billing_date.',
-  }),
+  due_before: isoDateTime('due_before')
+    .optional()
+    .meta({
+      description:
+        'Only subscriptions whose next_billing_date is at or before this instant; ordered by next_billing_date.',
+    }),
 };
 
 export const PlanSubscriptionsQuery = z.object({ limit, cursor, ...subscriptionFilters }).transform(withOrder);

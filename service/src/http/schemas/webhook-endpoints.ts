@@ -50,9 +50,12 @@ export const WebhookEndpointJson = z.strictObject({
   url: z.string(),
   event_types: z.array(z.string()),
   created_at: isoTimestamp,
-  disabled_at: isoTimestamp.nullable().meta({
-    description: 'Set when every delivery kept failing for WEBHOOK_DISABLE_AFTER_MS; nothing is sent to it after that',
-  }),
+  disabled_at: isoTimestamp
+    .nullable()
+    .meta({
+      description:
+        'Set when every delivery kept failing for WEBHOOK_DISABLE_AFTER_MS; nothing is sent to it after that',
+    }),
   disabled_reason: z.string().nullable(),
   previous_secret_expires_at: isoTimestamp
     .nullable()
@@ -71,10 +74,13 @@ export const endpointJson = (e: WebhookEndpoint): WebhookEndpointJson => ({
     e.previous_expires_at && e.previous_expires_at > new Date() ? toIso(e.previous_expires_at) : null,
 });
 
-const secret = z.string().nullable().meta({
-  description:
-    'The signing secret (whsec_…): shown once, never again (stored encrypted); null in an answer replayed for an Idempotency-Key',
-});
+const secret = z
+  .string()
+  .nullable()
+  .meta({
+    description:
+      'The signing secret (whsec_…): shown once, never again (stored encrypted); null in an answer replayed for an Idempotency-Key',
+  });
 export const EndpointWithSecretResponse = z.strictObject({ webhook_endpoint: WebhookEndpointJson, secret });
 export const EndpointResponse = z.strictObject({ webhook_endpoint: WebhookEndpointJson });
 export const EndpointListResponse = z.strictObject({ webhook_endpoints: z.array(WebhookEndpointJson) });
