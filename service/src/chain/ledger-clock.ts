@@ -84,17 +84,6 @@ export class LedgerClock {
     return this.#last ? this.#last.closeTime + Math.floor((now - this.#lastSeenAt) / 1000) : undefined;
   }
 
-  /**
-   * When the ledger after `seq` has surely closed (the upper bound, plus `graceMs`); NaN before
-   * calibration. One look then finds it: the bulk confirmation (ledger-watcher.ts) trades a little
-   * latency for a call, since one getTransactions serves every pull of that ledger anyway.
-   */
-  surelyClosedAt(seq: number, graceMs: number): number {
-    const next = this.#project(seq + 1);
-    if (!next || !this.calibrated()) return Number.NaN;
-    return next.hi + graceMs;
-  }
-
   /** When to look for the ledger after `seq`: the midpoint while unsure, else just after `hi`; NaN before calibration. */
   nextPollAt(seq: number, graceMs: number): number {
     const next = this.#project(seq + 1);
