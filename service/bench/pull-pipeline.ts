@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from '../test/support/pg-server.ts';
 import { writeSection } from './report.ts';
+import { channelComparison } from './channels.ts';
 import { startDevnet, type Devnet } from '../test/support/devnet.ts';
 import { http, startServiceProcess } from '../test/support/service-process.ts';
 import { newFundedAccount, setUpSubscriber } from '../test/support/subscriber.ts';
@@ -152,6 +153,31 @@ async function scenario(ledgerMs: number, pgUrl: string) {
 
 const pg = await startPostgres();
 try {
+  // Issue 14: channel accounts next to merchant-as-source, in the same run, at 5 s ledgers.
+  log('channel accounts vs merchant-as-source at 5 s ledgers…');
+  const channelsMd = await channelComparison(pg.url, quick);
+  console.log(channelsMd);
+  writeSection(
+    BENCHMARKS_MD,
+    'pulls-channels',
+    [
+      '## Channel accounts vs merchant-as-source (local Soroban network, 5 s ledgers)',
+      '',
+      `Command: \`${quick ? 'BENCH_QUICK=1 ' : ''}${process.env.BENCH_ONLY === 'channels' ? 'BENCH_ONLY=channels ' : ''}npm run bench:pulls\` (from the repository root) — ${new Date().toISOString()}; one devnet on its own`,
+      '5 s timer, one service process per mode on its own PostgreSQL database (same server), 100 channels created with',
+      '`billing channels create --count 100 --devnet-control …`, no fee source (channels pay their fees). For each batch, k due',
+      'subscriptions of ONE merchant are pulled at once through /trigger-pull with merchant_secret, after a 3-pull warm-up.',
+      'RPC calls are every JSON-RPC call the devnet received during the batch divided by k (background getFeeStats included).',
+      'Merchant-as-source is one pull per ledger by construction (one queued transaction per source account), so k = 100 is',
+      'not run for it (it would take 100 ledgers, over 8 minutes).',
+      '',
+      channelsMd,
+    ].join('\n'),
+  );
+  if (process.env.BENCH_ONLY === 'channels') {
+    pg.stop();
+    process.exit(0);
+  }
   const rows: string[] = [];
   const concurrency: string[] = [];
   for (const ledgerMs of [5000, 1000]) {

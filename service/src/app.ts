@@ -15,6 +15,7 @@ import { planRoutes } from './http/routes/plans.ts';
 import { signingKeyRoutes } from './http/routes/signing-key.ts';
 import { subscriptionRoutes } from './http/routes/subscriptions.ts';
 import { triggerPullRoutes } from './http/routes/trigger-pull.ts';
+import { clientSigningRoutes } from './http/routes/client-signing.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { zodValidatorCompiler } from './http/validation.ts';
 import { registerApiDocs } from './http/openapi/openapi.ts';
@@ -38,6 +39,7 @@ const ROUTES = [
   planRoutes,
   subscriptionRoutes,
   triggerPullRoutes,
+  clientSigningRoutes,
   listingRoutes,
   eventRoutes,
   webhookEndpointRoutes,

@@ -286,6 +286,8 @@ const EnvSchema = z.object({
   // wait, each at most this long, before /trigger-pull answers 500 chain_busy.
   MERCHANT_QUEUE_MAX: int(1, 100_000).default(100),
   MERCHANT_QUEUE_WAIT_MS: int(1, 3_600_000).default(60_000),
+  // Client-side signing: how long a prepared pull waits for the merchant's signature (product.md: 5 minutes).
+  PREPARED_PULL_TTL_SECONDS: int(10, 86_400).default(300),
   TX_POLL_TIMEOUT_MS: int(1, 600_000).default(30_000),
   TX_POLL_INTERVAL_MS: int(1, 60_000).default(1_000),
   // How often pending pull attempts (202s, crashes) are resolved against the network; 0 = only at start-up.
@@ -335,6 +337,8 @@ export interface Config extends AccountsConfig, CollectionConfig, WebhooksConfig
   feeSourceSecret: SecretText | undefined;
   merchantQueue: { maxQueued: number; maxWaitMs: number };
   txPollTimeoutMs: number;
+  /** PREPARED_PULL_TTL_SECONDS. */
+  preparedPullTtlSeconds: number;
   txPollIntervalMs: number;
   reconcileIntervalMs: number;
   reconcileRoundLimitMs: number;
@@ -404,6 +408,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string 
     feeSourceSecret: e.FEE_SOURCE_SECRET === undefined ? undefined : new SecretText(e.FEE_SOURCE_SECRET),
     merchantQueue: { maxQueued: e.MERCHANT_QUEUE_MAX, maxWaitMs: e.MERCHANT_QUEUE_WAIT_MS },
     txPollTimeoutMs: e.TX_POLL_TIMEOUT_MS,
+    preparedPullTtlSeconds: e.PREPARED_PULL_TTL_SECONDS,
     txPollIntervalMs: e.TX_POLL_INTERVAL_MS,
     reconcileIntervalMs: e.RECONCILE_INTERVAL_MS,
     reconcileRoundLimitMs: e.RECONCILE_ROUND_LIMIT_MS,

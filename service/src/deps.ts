@@ -40,6 +40,7 @@ import { makeCheckoutSubscription } from './billing/checkout/checkout-subscripti
 import { makeListWalletSubscriptions } from './billing/subscribers/list-wallet-subscriptions.ts';
 import { walletSignatures } from './chain/wallet-signature.ts';
 import { makeReconcilePending } from './billing/pulls/reconcile-pending.ts';
+import { makeClientSigning } from './billing/pulls/client-signing.ts';
 import { makeTriggerPull } from './billing/pulls/trigger-pull.ts';
 import type { VaultGateway } from './billing/pulls/vault-gateway.ts';
 import { createSorobanGateway } from './chain/soroban-gateway.ts';
@@ -181,6 +182,9 @@ export function dbMigrations(db: Db): Migrations {
 
 export interface PullVerbs {
   triggerPull: ReturnType<typeof makeTriggerPull>;
+  /** Client-side signing (POST /subscriptions/{id}/pulls/prepare, POST /pulls/{id}/submit). */
+  preparePull: ReturnType<typeof makeClientSigning>['prepare'];
+  submitPull: ReturnType<typeof makeClientSigning>['submit'];
   listPulls: ReturnType<typeof makeListPulls>;
   listMerchantPulls: ReturnType<typeof makeListMerchantPulls>;
   merchantDailyTotals: ReturnType<typeof makeMerchantDailyTotals>;
@@ -274,6 +278,7 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
   const repos = createRepos(db);
   const uow = createUnitOfWork(db);
   const metrics = createMetrics(db.kind === 'none' ? undefined : () => countPendingPulls(db));
+  const box = createSecretBox(config.signingKeyEncryptionKeys);
   const gateway =
     overrides.gateway ??
     createSorobanGateway({
@@ -285,8 +290,11 @@ export async function buildDeps(config: Config, overrides: DepsOverrides = {}): 
       feeSourceSecret: config.feeSourceSecret?.reveal(),
       queue: config.merchantQueue,
       onRpcCall: metrics.observeRpc,
+      onFeeCharged: metrics.observeFee,
+      // Channel accounts live in the database; without one the old merchant-as-source flow runs.
+      channels: db.kind === 'none' ? undefined : { repo: repos.channels, open: (sealed, ctx) => box.open(sealed, ctx) },
     });
-  const box = createSecretBox(config.signingKeyEncryptionKeys);
+  if (gateway.channelStatus) metrics.watchChannels(() => gateway.channelStatus!());
   const keyCache = createKeyCache();
   const keyUsage = createKeyUsage(repos);
   const eventRow = makeEventRow(eventPresenter);
@@ -426,8 +434,17 @@ export function buildPullVerbs(
     emit: d.emit,
   };
   const openSigningKey = makeOpenSigningKey({ signingKeys: d.repos.signingKeys, box: d.box, gateway: d.gateway });
-  const triggerPull = makeTriggerPull({ ...shared, pollTimeoutMs: d.config.txPollTimeoutMs, openSigningKey });
+  const pullDeps = {
+    ...shared,
+    pollTimeoutMs: d.config.txPollTimeoutMs,
+    openSigningKey,
+    preparedPulls: d.repos.preparedPulls,
+  };
+  const triggerPull = makeTriggerPull(pullDeps);
+  const clientSigning = makeClientSigning({ ...pullDeps, preparedTtlSeconds: d.config.preparedPullTtlSeconds });
   return {
+    preparePull: clientSigning.prepare,
+    submitPull: d.metrics ? countedPulls(clientSigning.submit, d.metrics) : clientSigning.submit,
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
     listMerchantPulls: makeListMerchantPulls(d.repos),
@@ -437,7 +454,10 @@ export function buildPullVerbs(
 }
 
 /** Every trigger-pull outcome, or the code of the error that refused it, counted once. */
-function countedPulls(triggerPull: PullVerbs['triggerPull'], metrics: Metrics): PullVerbs['triggerPull'] {
+function countedPulls<A>(
+  triggerPull: (args: A) => ReturnType<PullVerbs['triggerPull']>,
+  metrics: Metrics,
+): (args: A) => ReturnType<PullVerbs['triggerPull']> {
   return async (args) => {
     try {
       const result = await triggerPull(args);

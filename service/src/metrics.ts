@@ -15,6 +15,10 @@ export interface Metrics {
   /** confirmed | pending | failed, or the lower-cased error code of a refused pull. */
   countPull(outcome: string): void;
   observeRpc(method: string, seconds: number): void;
+  /** A pull of this process seen in ledger `ledger` with its fee (stroops); `viaChannel` when a channel was its source. */
+  observeFee(stroops: number, viaChannel: boolean, ledger?: number): void;
+  /** Where the channel gauges read from (the gateway), set once the gateway exists. */
+  watchChannels(read: () => Promise<{ total: number; leased: number } | undefined>): void;
 }
 
 /** How old the pending-pulls figure may be: scrapes in between reuse it instead of querying. */
@@ -89,8 +93,63 @@ export function createMetrics(pendingPulls?: () => Promise<number>): Metrics {
     },
   });
 
+  const fees = new Counter({
+    name: 'billing_pull_fee_stroops_total',
+    help: 'Fees charged for pulls this process sent, stroops (to the fee source: channel, fund account or merchant)',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  let readChannels: (() => Promise<{ total: number; leased: number } | undefined>) | undefined;
+  const channelsRead = throttled(async () => {
+    const c = readChannels ? await readChannels() : undefined;
+    lastChannels = c;
+    return c?.total ?? 0;
+  }, 1_000);
+  let lastChannels: { total: number; leased: number } | undefined;
+  for (const state of ['free', 'leased'] as const) {
+    new Gauge({
+      name: `billing_channels_${state}`,
+      help: `Channel accounts ${state === 'free' ? 'free to lease' : 'leased by a transaction in flight'} (all replicas)`,
+      registers: [registry],
+      async collect() {
+        await channelsRead();
+        if (!lastChannels) return;
+        this.set(state === 'free' ? lastChannels.total - lastChannels.leased : lastChannels.leased);
+      },
+    });
+  }
+  // Pulls of this process per ledger: the count of the latest ledger that included any, and the
+  // distribution once a ledger is complete (a later ledger was seen).
+  const perLedger = new Histogram({
+    name: 'billing_pulls_per_ledger',
+    help: 'Pulls this process saw included, per ledger that included any',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers: [registry],
+  });
+  const lastLedger = new Gauge({
+    name: 'billing_pulls_in_latest_ledger',
+    help: 'Pulls this process saw included in the latest ledger that included any',
+    registers: [registry],
+  });
+  let current: { ledger: number; n: number } | undefined;
+
   return {
     registry,
+    observeFee(stroops, viaChannel, ledger) {
+      fees.inc({ source: viaChannel ? 'channel' : 'merchant' }, stroops);
+      if (ledger === undefined) return;
+      if (!current || ledger > current.ledger) {
+        if (current) perLedger.observe(current.n);
+        current = { ledger, n: 0 };
+      }
+      if (ledger === current.ledger) {
+        current.n++;
+        lastLedger.set(current.n);
+      }
+    },
+    watchChannels(read) {
+      readChannels = read;
+    },
     requestRecorder(method, route) {
       // Label lookups hash a label object; children are resolved once per status and kept.
       const byStatus = new Map<number, RequestChild>();

@@ -14,6 +14,8 @@ import type { PullsRepo } from './pulls/pulls-port.ts';
 import type { MerchantPullsRepo } from './pulls/merchant-pulls-port.ts';
 import type { WalletSubscriptionsRepo } from './subscribers/wallet-subscriptions-port.ts';
 import type { FinalStatus } from './subscriptions/status-machine.ts';
+import type { ChannelsRepo } from './pulls/channels-port.ts';
+import type { PreparedPullsRepo } from './pulls/prepared-pulls-port.ts';
 import type { SigningKeysRepo } from './signing-keys/signing-keys-port.ts';
 import type { EventsRepo, NewEvent } from './events/events-port.ts';
 import type { IdempotencyRepo } from './idempotency/idempotency-port.ts';
@@ -126,6 +128,10 @@ export interface Repos {
   apiKeys: ApiKeysRepo;
   signingKeys: SigningKeysRepo;
   collection: CollectionRepo;
+  /** Channel accounts and their leases (issue 14). */
+  channels: ChannelsRepo;
+  /** Client-side signing's prepared pulls. */
+  preparedPulls: PreparedPullsRepo;
   /** The outbox: written only through billing/events/emit-event.ts. */
   events: EventsRepo;
   webhooks: WebhooksRepo;

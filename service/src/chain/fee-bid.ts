@@ -24,8 +24,18 @@ export class FeeBidder {
     this.#ttlMs = ttlMs;
   }
 
+  #reading: Promise<bigint> | undefined;
+
   async #networkFee(): Promise<bigint> {
     if (this.#stats && Date.now() - this.#stats.at < this.#ttlMs) return this.#stats.fee;
+    // Pulls that need the figure at the same moment share one read (100 pulls of one ledger: one call).
+    this.#reading ??= this.#readNow().finally(() => {
+      this.#reading = undefined;
+    });
+    return this.#reading;
+  }
+
+  async #readNow(): Promise<bigint> {
     try {
       this.#stats = { fee: await this.#read(), at: Date.now() };
     } catch {

@@ -28,6 +28,11 @@ export class LedgerClock {
     this.#defaultPeriodMs = defaultPeriodMs;
   }
 
+  /** The latest ledger sequence seen, if any. */
+  latestSeq(): number | undefined {
+    return this.#last?.seq;
+  }
+
   /** True once enough ledgers were seen to know the period. */
   calibrated(): boolean {
     const a = this.#first;

@@ -1,6 +1,13 @@
 // Parses merchant_secret into a signing key that cannot leak: the secret lives only inside a
 // private field, so logging, JSON-serialising or inspecting the object never shows it.
-import { Keypair, StrKey, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
+import {
+  authorizeEntry,
+  Keypair,
+  StrKey,
+  type FeeBumpTransaction,
+  type Transaction,
+  type xdr,
+} from '@stellar/stellar-sdk';
 import type { MerchantKey } from '../billing/pulls/vault-gateway.ts';
 
 export class SigningKey implements MerchantKey {
@@ -20,6 +27,15 @@ export class SigningKey implements MerchantKey {
   signed<T extends Transaction | FeeBumpTransaction>(tx: T): T {
     tx.sign(this.#keypair);
     return tx;
+  }
+
+  /**
+   * Signs an address-credential auth entry for this account, valid through ledger `validUntil`
+   * (SDK 17 `authorizeEntry` picks the preimage the credential arm needs: 9 for ADDRESS, 10 with
+   * the address for ADDRESS_V2; js-stellar-sdk src/base/auth.ts).
+   */
+  authorize(entry: xdr.SorobanAuthorizationEntry, validUntil: number, passphrase: string) {
+    return authorizeEntry(entry, this.#keypair, validUntil, passphrase);
   }
 
   toJSON(): { publicKey: string } {

@@ -2,7 +2,9 @@
 // with the merchant's account as the transaction source. Its time bound comes from the network's
 // clock, not ours: core checks maxTime against ledger close time, and ledger time need not agree
 // with the service's clock (a test clock, a local network moved ahead, a skewed host).
-import { Account, Address, Contract, TransactionBuilder, type Transaction } from '@stellar/stellar-sdk';
+// With channel accounts (issue 14) the source is a channel and the merchant's authorisation rides
+// in the operation's auth entries.
+import { Account, Address, Contract, Operation, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 
 /** How long a built pull stays valid, in network seconds. */
 export const PULL_TIME_BOUND_SECONDS = 30;
@@ -11,7 +13,13 @@ export function buildPullTransaction(input: {
   contractId: string;
   user: string;
   merchant: string;
-  /** The merchant account's current sequence number (the transaction uses the next one). */
+  /** The transaction's source (a channel account); the merchant when absent. */
+  source?: string;
+  /** Signed auth entries for the operation (otherwise simulation records them). */
+  auth?: xdr.SorobanAuthorizationEntry[];
+  /** The time bound to use instead of networkNow + PULL_TIME_BOUND_SECONDS. */
+  maxTime?: number;
+  /** The source account's current sequence number (the transaction uses the next one). */
   sequence: bigint;
   /** Inclusion fee bid, stroops (simulation adds the resource fee). */
   inclusionFee: bigint;
@@ -19,18 +27,29 @@ export function buildPullTransaction(input: {
   networkNow: number;
   networkPassphrase: string;
 }): Transaction {
-  const source = new Account(input.merchant, input.sequence.toString());
+  const source = new Account(input.source ?? input.merchant, input.sequence.toString());
+  const call = new Contract(input.contractId).call(
+    'pull_funds',
+    new Address(input.user).toScVal(),
+    new Address(input.merchant).toScVal(),
+  );
+  const op = input.auth
+    ? Operation.invokeHostFunction({
+        func: xdr.HostFunction.hostFunctionTypeInvokeContract(
+          new xdr.InvokeContractArgs({
+            contractAddress: new Address(input.contractId).toScAddress(),
+            functionName: 'pull_funds',
+            args: [new Address(input.user).toScVal(), new Address(input.merchant).toScVal()],
+          }),
+        ),
+        auth: input.auth,
+      })
+    : call;
   return new TransactionBuilder(source, {
     fee: input.inclusionFee.toString(),
     networkPassphrase: input.networkPassphrase,
   })
-    .addOperation(
-      new Contract(input.contractId).call(
-        'pull_funds',
-        new Address(input.user).toScVal(),
-        new Address(input.merchant).toScVal(),
-      ),
-    )
-    .setTimebounds(0, input.networkNow + PULL_TIME_BOUND_SECONDS)
+    .addOperation(op)
+    .setTimebounds(0, input.maxTime ?? input.networkNow + PULL_TIME_BOUND_SECONDS)
     .build();
 }

@@ -8,6 +8,7 @@ import { IdParams } from '../schemas/common.ts';
 import { PlanListQuery } from '../schemas/listings.ts';
 import { planJson } from '../schemas/plans.ts';
 import { describeDatabase } from '../config.ts';
+import { channelCommands } from './channels.ts';
 import { keyCommands } from './keys.ts';
 import {
   CliError,
@@ -125,6 +126,7 @@ pageOptions(plans.command('list').description("list a merchant's plans, oldest f
   });
 
 keyCommands(program);
+channelCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message =

@@ -95,3 +95,21 @@ export const pullResponses = {
   },
   history: { 200: responseSchema(PullHistoryResponse) },
 };
+
+// Client-side signing (product.md's "Decisions for what comes next").
+export const SubmitPullBody = jsonBody({
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{85}[AQgw]==$/, 'signature must be the base64 of a 64-byte ed25519 signature')
+    .meta({ description: "base64 of the merchant wallet's ed25519 signature of the 32 bytes `hash` names" }),
+});
+export type SubmitPullBody = z.infer<typeof SubmitPullBody>;
+
+export const PreparedPullResponse = z.strictObject({
+  pull: z.strictObject({ id: z.uuid(), status: z.literal('prepared'), expires_at: isoTimestamp }),
+  preimage_xdr: z.string().meta({ description: 'base64 XDR HashIdPreimage of the merchant’s authorisation entry' }),
+  hash: z.string().meta({ description: 'hex SHA-256 of the preimage: what the merchant signs' }),
+  signature_expiration_ledger: z.number().int(),
+});
+
+export const preparedResponses = { prepare: { 201: responseSchema(PreparedPullResponse) } };

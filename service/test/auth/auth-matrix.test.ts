@@ -158,6 +158,19 @@ const TABLE: Record<string, Entry> = {
     request: (i) => ({ url: '/trigger-pull', payload: { subscription_id: i.subscription, merchant_secret: i.secret } }),
     foreign: 'Subscription not found',
   },
+  'POST /subscriptions/:id/pulls/prepare': {
+    access: 'merchant',
+    request: (i) => ({ url: `/subscriptions/${i.subscription}/pulls/prepare`, payload: {} }),
+    foreign: 'Subscription not found',
+  },
+  'POST /pulls/:id/submit': {
+    access: 'merchant',
+    request: (i) => ({
+      url: `/pulls/${i.subscription}/submit`,
+      payload: { signature: Buffer.alloc(64).toString('base64') },
+    }),
+    foreign: 'Pull not found',
+  },
   'GET /events': {
     access: 'credential',
     request: (i) => ({ url: `/events?merchant_id=${i.merchant}` }),

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       clock: 'system',
       merchantQueue: { maxQueued: 100, maxWaitMs: 60_000 },
       txPollTimeoutMs: 30_000,
+      preparedPullTtlSeconds: 300,
       txPollIntervalMs: 1_000,
       reconcileIntervalMs: 15_000,
       reconcileRoundLimitMs: 60_000,

@@ -8,6 +8,7 @@ import { getLedgerEntries } from './get-ledger-entries.ts';
 import { getLedgers } from './get-ledgers.ts';
 import { getNetwork, getVersionInfo } from './get-network.ts';
 import { getTransaction } from './get-transaction.ts';
+import { getTransactions } from './get-transactions.ts';
 import { sendTransaction } from './send-transaction.ts';
 import { simulateTransaction } from './simulate-transaction.ts';
 
@@ -21,6 +22,7 @@ export const rpcMethods: Record<string, Method> = {
   simulateTransaction,
   sendTransaction,
   getTransaction,
+  getTransactions,
   getEvents,
   getFeeStats,
 };

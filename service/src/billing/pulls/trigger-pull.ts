@@ -11,6 +11,7 @@ import type { EmitEvent } from '../events/emit-event.ts';
 import { BillingError } from '../errors.ts';
 import type { Clock, UnitOfWork } from '../ports.ts';
 import { applyDueCancel, canceledError, pausedError } from '../subscriptions/subscription-state.ts';
+import type { PreparedPullsRepo } from './prepared-pulls-port.ts';
 import type { PullContext, PullOrigin, PullsRepo } from './pulls-port.ts';
 import { partiesOf, resolveUnpaid, settleAttempt, type AttemptOutcome, type SettledAttempt } from './settle-attempt.ts';
 import { PullRejection, type MerchantKey, type VaultGateway, type VaultTerms } from './vault-gateway.ts';
@@ -41,7 +42,12 @@ export interface TriggerPullDeps {
   /** The merchant's stored signing key (signing-keys/open-signing-key.ts); 400 when it has none. */
   openSigningKey: (merchantId: string) => Promise<MerchantKey>;
   emit: EmitEvent;
+  /** Client-side signing's prepared pulls: an open one blocks /trigger-pull (product.md's 409). */
+  preparedPulls: Pick<PreparedPullsRepo, 'findOpen' | 'close'>;
 }
+
+export const pullPreparedError = () =>
+  new BillingError('CONFLICT', "A prepared pull awaits the merchant's signature", { code: 'pull_prepared' });
 
 /**
  * A refused envelope (stale sequence, a bid too low, a time bound too close) is worth a few fresh
@@ -60,6 +66,11 @@ export function rejectionToError(err: PullRejection): BillingError {
 }
 
 export function makeTriggerPull(deps: TriggerPullDeps) {
+  return makePullCore(deps).triggerPull;
+}
+
+/** The steps of a pull, shared by /trigger-pull and client-side signing (client-signing.ts). */
+export function makePullCore(deps: TriggerPullDeps) {
   const { pulls, gateway, clock } = deps;
 
   async function waitAndSettle(ctx: PullContext, attempt: SettledAttempt, actor: Actor): Promise<AttemptOutcome> {
@@ -94,6 +105,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     contractId: string,
     actor: Actor,
     origin: PullOrigin,
+    onRecorded?: (attemptId: string) => Promise<void>,
   ): Promise<TriggerPullResult> {
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
@@ -104,23 +116,30 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         });
       const now = clock.now();
       // The attempt and its pull.pending event commit together, before anything is sent.
-      const recorded = await deps.uow.run(async (tx) => {
-        const row = await tx.pulls.insertPending({
-          subscription_id: ctx.subscriptionId,
-          merchant_id: ctx.merchantId,
-          amount: ctx.tokenAmount,
-          tx_hash: signed.hash,
-          envelope_xdr: signed.envelopeXdr,
-          source_account: signed.source,
-          max_time: new Date(signed.maxTime * 1000),
-          min_ledger: signed.minLedger,
-          origin,
-          now,
+      const recorded = await deps.uow
+        .run(async (tx) => {
+          const row = await tx.pulls.insertPending({
+            subscription_id: ctx.subscriptionId,
+            merchant_id: ctx.merchantId,
+            amount: ctx.tokenAmount,
+            tx_hash: signed.hash,
+            envelope_xdr: signed.envelopeXdr,
+            source_account: signed.source,
+            max_time: new Date(signed.maxTime * 1000),
+            min_ledger: signed.minLedger,
+            origin,
+            now,
+          });
+          if (row) await deps.emit(tx, actor, { type: 'pull.pending', object: row });
+          return row;
+        })
+        .catch(async (err: unknown) => {
+          await gateway.abandon?.(signed);
+          throw err;
         });
-        if (row) await deps.emit(tx, actor, { type: 'pull.pending', object: row });
-        return row;
-      });
       if (!recorded) {
+        // Never sent: its channel (if any) is free again at once.
+        await gateway.abandon?.(signed);
         // Another process recorded an attempt between our check and our insert: ours is never
         // sent, and this request answers with that attempt's outcome instead.
         const other = await inFlight(ctx, actor);
@@ -130,6 +149,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
           code: 'submission_failed',
         });
       }
+      await onRecorded?.(recorded.id);
       try {
         await gateway.send(signed);
       } catch (err) {
@@ -180,7 +200,40 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
     return key;
   }
 
-  return async function triggerPull({
+  /** An open prepared pull is the attempt in flight: 409 pull_prepared; one past its time is closed as expired. */
+  async function refuseWhilePrepared(subscriptionId: string): Promise<void> {
+    const open = await deps.preparedPulls.findOpen(subscriptionId);
+    if (!open) return;
+    if (open.expires_at.getTime() > clock.now().getTime()) throw pullPreparedError();
+    await deps.preparedPulls.close(open.id, 'expired', clock.now());
+  }
+
+  /** Checks before anything is built: contract, amount, in-flight attempt, due date. */
+  function assertPullable(ctx: PullContext): string {
+    const contractId = deps.contractId;
+    if (!contractId)
+      throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
+    if (rawUnits(ctx.tokenAmount) === undefined) {
+      throw new BillingError(
+        'PULL_REJECTED',
+        `The plan's token_amount ${ctx.tokenAmount} is not a whole number of raw units within i128: it cannot be pulled`,
+        { code: 'invalid_plan_amount' },
+      );
+    }
+    return contractId;
+  }
+
+  function assertDue(ctx: PullContext): void {
+    if (ctx.nextBillingDate.getTime() > clock.now().getTime()) {
+      const due = ctx.nextBillingDate.toISOString();
+      throw new BillingError('PULL_REJECTED', `Too early to pull funds: next billing date is ${due}`, {
+        code: 'too_early',
+        next_billing_date: due,
+      });
+    }
+  }
+
+  async function triggerPull({
     ctx: caller,
     input,
   }: {
@@ -197,6 +250,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         ? keyFromSecret(input.merchant_secret, ctx)
         : await deps.openSigningKey(ctx.merchantId);
     await refuseUnlessLive(ctx, caller.actor);
+    await refuseWhilePrepared(ctx.subscriptionId);
     const contractId = deps.contractId;
     if (!contractId)
       throw new BillingError('CONTRACT_ID_MISSING', 'contract identifier not set in the environment file');
@@ -236,5 +290,7 @@ export function makeTriggerPull(deps: TriggerPullDeps) {
         // A full or slow merchant queue refuses before anything is built.
         throw err instanceof PullRejection ? rejectionToError(err) : err;
       });
-  };
+  }
+
+  return { triggerPull, inFlight, attempt, refuseUnlessLive, assertPullable, assertDue };
 }

@@ -6,6 +6,30 @@ export interface MerchantKey {
   readonly publicKey: string;
 }
 
+/**
+ * The merchant's authorisation signed elsewhere (client-side signing): the unsigned auth entry the
+ * service prepared and the merchant's ed25519 signature of its preimage's hash. Only a channel
+ * account can carry it (the merchant is not the transaction source).
+ */
+export interface DetachedAuthorization extends MerchantKey {
+  readonly entryXdr: string;
+  readonly signatureExpirationLedger: number;
+  readonly signature: Uint8Array;
+}
+
+export const isDetached = (key: MerchantKey): key is DetachedAuthorization => 'entryXdr' in key;
+
+/** The merchant's authorisation of one pull, to be signed by the merchant itself. */
+export interface AuthorizationRequest {
+  /** The unsigned SorobanAuthorizationEntry (base64 XDR), its expiration ledger set. */
+  entryXdr: string;
+  /** base64 HashIdPreimage the merchant signs (the SHA-256 of it). */
+  preimageXdr: string;
+  /** hex SHA-256 of the preimage. */
+  hash: string;
+  signatureExpirationLedger: number;
+}
+
 /** The vault's terms as the subscriber set them on-chain with create_vault. */
 export interface VaultTerms {
   /** The token contract (C…) the vault pulls. */
@@ -29,6 +53,10 @@ export interface SignedPull {
   minLedger: number;
   /** The inclusion fee it bids, stroops (the resource fee comes on top). */
   inclusionFee: string;
+  /** Set when a channel account is the source: the lease to give back (channels-port.ts). */
+  channel?: { id: string; holder: string };
+  /** The inner transaction's hash when `hash` is a fee-bump envelope's. */
+  innerHash?: string;
 }
 
 export type ChainTxStatus = 'SUCCESS' | 'FAILED' | 'NOT_FOUND';
@@ -156,6 +184,19 @@ export interface VaultGateway {
   serialize<T>(sourceAccount: string, fn: () => Promise<T>): Promise<T>;
   /** Builds, simulates (throws PullRejection with the established cause) and signs pull_funds. */
   preparePull(input: PreparePullInput): Promise<SignedPull>;
+  /** A prepared pull that will never be sent: its channel lease (if any) is given back. */
+  abandon?(pull: SignedPull): Promise<void>;
+  /**
+   * Client-side signing: simulates pull_funds with a channel as the source and returns the
+   * merchant's unsigned authorisation, valid until `validForSeconds` of network time have passed.
+   */
+  prepareAuthorization?(
+    input: Omit<PreparePullInput, 'key'> & { merchant: string; validForSeconds: number },
+  ): Promise<AuthorizationRequest>;
+  /** True when `signature` is `publicKey`'s ed25519 signature of the 32 bytes in hex `hash`. */
+  verifySignature?(publicKey: string, hash: string, signature: Uint8Array): boolean;
+  /** Channel accounts free and leased; undefined when the service has no channel store. */
+  channelStatus?(): Promise<{ total: number; leased: number; exhaustedSince?: number; ledgerMs: number } | undefined>;
   /** Submits; resolves once the network has accepted the envelope (PENDING or DUPLICATE). */
   send(pull: SignedPull): Promise<void>;
   /** One look at the network; with `parties`, a SUCCESS carries their transfer. */

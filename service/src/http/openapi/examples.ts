@@ -85,6 +85,7 @@ export const requests = {
     subscription_id: SUBSCRIPTION_ID,
     merchant_secret: "S… (the merchant wallet's secret seed; never logged)",
   },
+  submitPull: { signature: 'base64 of the 64-byte ed25519 signature of `hash` by the merchant wallet' },
   createApiKey: { label: 'billing cron' },
   setSigningKey: { secret: "S… (the merchant wallet's secret seed; stored encrypted, never returned)" },
   createEndpoint: {
@@ -95,6 +96,12 @@ export const requests = {
 
 export const pulled = { message: 'Successfully pulled funds on-chain!', txHash: TX_HASH };
 export const pullPending = { message: 'Transaction submitted but not yet confirmed', txHash: TX_HASH };
+export const preparedPull = {
+  pull: { id: '6f1c2a4e-8d3b-4f7a-9c21-5e0b7d9a3f10', status: 'prepared', expires_at: '2026-11-21T16:37:04.112Z' },
+  preimage_xdr: 'AAAACs7Ctxg… (base64 HashIdPreimage ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS)',
+  hash: 'e3b4f1c07a5d2e9b8c6f4a1d0e7b3c5a9f2d8e6b4c1a7f3e5d9b2c8a6f4e1d07',
+  signature_expiration_ledger: 123456,
+};
 export const pullFailed = { error: 'Transaction failed on-chain', txHash: TX_HASH };
 
 /** Error bodies, by the situation that produces them. */
@@ -138,6 +145,12 @@ export const errors = {
     next_billing_date: '2026-12-21T16:32:04.112Z',
   },
   canceled: { error: 'Subscription is canceled', code: 'subscription_canceled' },
+  pullPrepared: { error: "A prepared pull awaits the merchant's signature", code: 'pull_prepared' },
+  pullExpired: { error: 'The prepared pull expired before it was signed: prepare it again', code: 'pull_expired' },
+  signatureInvalid: {
+    error: "Invalid input on signature: not an ed25519 signature of the prepared hash by the merchant's wallet",
+    code: 'signature_invalid',
+  },
   paused: { error: 'Subscription is paused', code: 'subscription_paused' },
   chainUnavailable: {
     error: 'Soroban RPC unavailable: simulateTransaction: no answer within 10000 ms',

@@ -561,4 +561,42 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       ...bodyErrors,
     ],
   },
+  'POST /subscriptions/{id}/pulls/prepare': {
+    summary: "Client-side signing, step 1: the merchant's unsigned authorisation of this cycle's pull_funds",
+    tag: 'Pulls',
+    description:
+      "Simulates pull_funds with a channel account as the source and returns the merchant's authorisation entry's HashIdPreimage and its SHA-256. The prepared pull is the subscription's attempt in flight until submitted or expired (PREPARED_PULL_TTL_SECONDS, default 300): /trigger-pull and another prepare answer 409 pull_prepared meanwhile. Needs channel accounts (`billing channels create`).",
+    request: {},
+    answers: { 201: ['Prepared: sign `hash` with the merchant wallet and submit', ex.preparedPull] },
+    errors: [
+      ['CONFLICT', ex.errors.pullPrepared],
+      ['CONFLICT', ex.errors.canceled],
+      ['PULL_REJECTED', ex.errors.pullRejected],
+      ['CONTRACT_ID_MISSING', ex.errors.contractMissing],
+      ['CHAIN_UNAVAILABLE', ex.errors.chainUnavailable],
+      ...readErrors('Subscription'),
+      ...bodyErrors,
+    ],
+  },
+  'POST /pulls/{id}/submit': {
+    summary:
+      "Client-side signing, step 2: the merchant's signature in; built, sent through a channel, answered as /trigger-pull",
+    tag: 'Pulls',
+    description:
+      "The signature is checked against the merchant's wallet before anything is sent (400 signature_invalid). The service builds the transaction with a channel account as its source (fee-bumped by FEE_SOURCE_SECRET when set) and waits for the outcome as /trigger-pull does.",
+    request: ex.requests.submitPull,
+    answers: {
+      200: ['Confirmed on-chain; the next billing date is scheduled', ex.pulled],
+      202: ['Submitted, not confirmed within TX_POLL_TIMEOUT_MS; resolved later by the reconciler', ex.pullPending],
+      502: ['Included in a ledger but failed; the subscription is past_due', ex.pullFailed],
+    },
+    errors: [
+      ['VALIDATION', ex.errors.signatureInvalid],
+      ['CONFLICT', ex.errors.pullExpired],
+      ['NOT_FOUND', ex.errors.notFound('Pull')],
+      ['PULL_REJECTED', ex.errors.pullRejected],
+      ['CHAIN_UNAVAILABLE', ex.errors.chainUnavailable],
+      ...bodyErrors,
+    ],
+  },
 };

@@ -2,9 +2,11 @@
 import type { Repos, UnitOfWork } from '../../billing/ports.ts';
 import type { Db, Queryable } from '../db.ts';
 import { createApiKeysRepo } from './api-keys-repo.ts';
+import { createChannelsRepo } from './channels-repo.ts';
 import { createCollectionRepo } from './collection-repo.ts';
 import { createMerchantsRepo } from './merchants-repo.ts';
 import { createPlansRepo } from './plans-repo.ts';
+import { createPreparedPullsRepo } from './prepared-pulls-repo.ts';
 import { createPullsRepo } from './pulls-repo.ts';
 import { createMerchantPullsRepo } from './merchant-pulls-repo.ts';
 import { createWalletSubscriptionsRepo } from './wallet-subscriptions-repo.ts';
@@ -25,6 +27,8 @@ export function createRepos(db: Queryable): Repos {
     apiKeys: createApiKeysRepo(db),
     signingKeys: createSigningKeysRepo(db),
     collection: createCollectionRepo(db),
+    channels: createChannelsRepo(db),
+    preparedPulls: createPreparedPullsRepo(db),
     events: createEventsRepo(db),
     webhooks: createWebhooksRepo(db),
     idempotency: createIdempotencyRepo(db),
