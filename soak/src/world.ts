@@ -46,7 +46,10 @@ export async function api(
 ): Promise<{ status: number; body: Record<string, any>; proxy?: string }> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -231,18 +234,32 @@ export async function buildWorld(front: string, chain: Chain, rng: Rng, o: World
   return { merchants, subs };
 }
 
+/** The network's own faults hit the subscriber's transactions too: a few tries. */
+async function retried(what: () => Promise<void>): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return await what();
+    } catch (err) {
+      if (i >= 5) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
 /** The subscriber withdraws the vault's allowance (approve 0). */
-export async function revoke(chain: Chain, sub: SubRec): Promise<void> {
-  await chain.approve(sub.user, 0n, 1000);
+export function revoke(chain: Chain, sub: SubRec): Promise<void> {
+  return retried(() => chain.approve(sub.user, 0n, 1000));
 }
 
 /** The subscriber moves its whole balance away. */
-export async function empty(chain: Chain, sub: SubRec): Promise<void> {
-  const balance = await chain.balance(sub.user.publicKey());
-  if (balance <= 0n) return;
-  await chain.invoke(sub.user, chain.devnet.contracts.token, 'transfer', [
-    new Address(sub.user.publicKey()).toScVal(),
-    new Address(chain.devnet.accounts[0]!.publicKey).toScVal(),
-    nativeToScVal(balance, { type: 'i128' }),
-  ]);
+export function empty(chain: Chain, sub: SubRec): Promise<void> {
+  return retried(async () => {
+    const balance = await chain.balance(sub.user.publicKey());
+    if (balance <= 0n) return;
+    await chain.invoke(sub.user, chain.devnet.contracts.token, 'transfer', [
+      new Address(sub.user.publicKey()).toScVal(),
+      new Address(chain.devnet.accounts[0]!.publicKey).toScVal(),
+      nativeToScVal(balance, { type: 'i128' }),
+    ]);
+  });
 }
