@@ -120,7 +120,15 @@ export class Replica {
   readonly port: number;
   private readonly env: Record<string, string>;
   private readonly logFile: string;
-  constructor(index: number, port: number, env: Record<string, string>, logFile: string) {
+  private readonly serviceDir: string;
+  constructor(
+    index: number,
+    port: number,
+    env: Record<string, string>,
+    logFile: string,
+    serviceDir = join(ROOT, 'service'),
+  ) {
+    this.serviceDir = serviceDir;
     this.index = index;
     this.port = port;
     this.env = env;
@@ -131,7 +139,7 @@ export class Replica {
   async start(): Promise<void> {
     const log = createWriteStream(this.logFile, { flags: 'a' });
     const child = spawn(process.execPath, ['src/main.ts'], {
-      cwd: join(ROOT, 'service'),
+      cwd: this.serviceDir,
       env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -4,10 +4,12 @@
 // /trigger-pull (early, late, retrying) beside the collector, and faults from a seeded schedule.
 // Then a drain (faults off, everything resolved) and the independent checker. Exit 1 on any
 // violation, with the seed to replay.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { check, type DriverAnswer, INVARIANTS } from './checker.ts';
@@ -33,6 +35,8 @@ const { values: a } = parseArgs({
     merchants: { type: 'string' },
     replicas: { type: 'string' },
     'drain-minutes': { type: 'string' },
+    // Run the replicas from another copy of service/ (a deliberately broken build, to test the checker).
+    'service-dir': { type: 'string' },
   },
 });
 const profileName = a.profile as keyof typeof PROFILES;
@@ -53,6 +57,7 @@ const intervalRange: [number, number] = [
   Math.max(40, Math.ceil(perMerchant * ledgerS * 5)),
 ];
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const t0 = Date.now();
 const log = (msg: string) => console.log(`[soak +${((Date.now() - t0) / 1000).toFixed(0)}s] ${msg}`);
@@ -105,7 +110,7 @@ async function main(): Promise<number> {
   const kek = randomBytes(32).toString('base64');
   const replicas: Replica[] = [];
   for (let i = 0; i < nReplicas; i++)
-    replicas.push(new Replica(i, await freePort(), env(), join(logDir, `replica-${i}.log`)));
+    replicas.push(new Replica(i, await freePort(), env(), join(logDir, `replica-${i}.log`), a['service-dir']));
   // The first replica migrates alone, then the others join.
   await replicas[0]!.start();
   await Promise.all(replicas.slice(1).map((r) => r.start()));
@@ -296,7 +301,8 @@ async function main(): Promise<number> {
       collected: boolean;
     }>(
       `SELECT s.id, s.next_billing_date, p.interval_seconds,
-              EXISTS (SELECT 1 FROM pulls x WHERE x.subscription_id = s.id AND x.status = 'pending') AS pending,
+              EXISTS (SELECT 1 FROM pulls x WHERE x.subscription_id = s.id AND x.status = 'pending'
+                             AND x.created_at < now() - interval '60 seconds') AS pending,
               EXISTS (SELECT 1 FROM pulls x WHERE x.subscription_id = s.id AND x.status = 'confirmed') AS collected
          FROM subscriptions s JOIN plans p ON p.id = s.plan_id`,
     );
@@ -319,6 +325,7 @@ async function main(): Promise<number> {
     await freePort(),
     env({ COLLECTOR_ENABLED: 'false', RECONCILE_INTERVAL_MS: '1000' }),
     join(logDir, 'final.log'),
+    a['service-dir'],
   );
   await last.start();
   for (let i = 0; i < 120; i++) {
@@ -348,6 +355,30 @@ async function main(): Promise<number> {
     startLedger,
   });
   for (const m of books.mismatches) result.violations.push({ invariant: 'books', detail: m });
+  // And once as the operator runs it: `billing reconcile` from the service's CLI.
+  const cli = spawnSync(
+    process.execPath,
+    [join(ROOT, 'service/src/cli/main.ts'), 'reconcile', '--since', startedAt.toISOString()],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATABASE_URL: pgServer.url,
+        SOROBAN_RPC_URL: devnet.rpcUrl,
+        CONTRACT_ID: devnet.contracts.vault,
+      },
+    },
+  );
+  const cliOut = `${cli.stdout}${cli.stderr}`.trim().split('\n');
+  console.log(`\n$ billing reconcile --since ${startedAt.toISOString()}   (exit ${cli.status})`);
+  for (const line of [
+    ...cliOut.slice(0, 6),
+    ...(cliOut.length > 9 ? ['…'] : []),
+    ...cliOut.slice(Math.max(6, cliOut.length - 3)),
+  ])
+    console.log(line);
+  if (cli.status !== 0)
+    result.violations.push({ invariant: 'books', detail: `billing reconcile exited ${cli.status}` });
 
   // ── Report ──
   const rows: [string, string | number][] = [];
