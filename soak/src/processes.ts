@@ -141,8 +141,10 @@ export class Replica {
     const child = spawn(process.execPath, ['src/main.ts'], {
       cwd: this.serviceDir,
       env: { ...process.env, ...this.env, HOST: '127.0.0.1', PORT: String(this.port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // LOG_LEVEL=error: only errors reach the log (pino writes to stdout).
+    child.stdout!.pipe(log);
     child.stderr!.pipe(log);
     this.child = child;
     child.once('exit', () => {

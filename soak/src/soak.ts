@@ -167,7 +167,8 @@ async function main(): Promise<number> {
     }
     const code = r.body.code as string | undefined;
     answers.push({ subscriptionId: s.id, status: r.status, txHash: r.body.txHash, code, at });
-    bump(`HTTP ${r.status}${code ? ` ${code}` : ''}`);
+    const what = code ?? (r.status >= 500 && r.body.error ? `"${String(r.body.error).slice(0, 40)}"` : '');
+    bump(`HTTP ${r.status}${what ? ` ${what}` : ''}`);
     const iv = s.intervalSeconds * 1000;
     if (r.status === 200) {
       // Early (refused too_early) about one time in five, else on time to late.
