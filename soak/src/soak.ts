@@ -198,11 +198,21 @@ async function main(): Promise<number> {
   const injected: Record<string, number> = {};
   const frng = rng.fork('fault-params');
   const background: Promise<unknown>[] = [];
+  // As a supervisor would: a replica that cannot start (PostgreSQL down at that moment: the
+  // service refuses to start without its database) is started again a little later.
   const restartLater = (r: Replica, ms: number) =>
     background.push(
-      sleep(ms)
-        .then(() => r.start())
-        .catch((e) => log(`replica ${r.index} restart failed: ${e}`)),
+      (async () => {
+        await sleep(ms);
+        for (let i = 1; ; i++) {
+          try {
+            return await r.start();
+          } catch (e) {
+            if (i >= 10) return log(`replica ${r.index} restart failed ${i} times: ${e}`);
+            await sleep(2000);
+          }
+        }
+      })(),
     );
   async function inject(kind: FaultKind): Promise<boolean> {
     switch (kind) {
