@@ -2,6 +2,8 @@
 // `billing`: what an operator does by hand, with the server's own configuration (DATABASE_URL
 // etc.), verbs and migrations. Human output by default, --json for scripts; errors go to stderr
 // with exit status 1. Arguments are parsed by commander, never by hand.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { CreateMerchantBody, merchantJson } from '../schemas/merchants.ts';
 import { IdParams } from '../schemas/common.ts';
@@ -127,6 +129,23 @@ pageOptions(plans.command('list').description("list a merchant's plans, oldest f
 
 keyCommands(program);
 channelCommands(program);
+
+// The books against the chain. The code lives in the soak workspace and shares nothing with the
+// service (an independent check must not reuse what it checks): this only runs it.
+program
+  .command('reconcile')
+  .description(
+    'match confirmed pulls to on-chain transfers and on-chain pulls to the records (DATABASE_URL, SOROBAN_RPC_URL, CONTRACT_ID)',
+  )
+  .requiredOption('--since <when>', 'ISO time, or 24h / 7d back from now')
+  .option('--merchant <id>', 'one merchant (default: all)')
+  .addOption(json())
+  .action((o: { since: string; merchant?: string; json?: boolean }) => {
+    const args = ['--since', o.since, ...(o.merchant ? ['--merchant', o.merchant] : []), ...(o.json ? ['--json'] : [])];
+    const entry = fileURLToPath(new URL('../../../soak/src/reconcile-cli.ts', import.meta.url));
+    const run = spawnSync(process.execPath, [entry, ...args], { stdio: 'inherit' });
+    process.exitCode = run.status ?? 2;
+  });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   const message =

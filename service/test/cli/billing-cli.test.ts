@@ -46,7 +46,7 @@ describe('billing CLI', () => {
   it('--help lists the commands, and each command has its own --help', async () => {
     const top = await billing('--help');
     expect(top.code).toBe(0);
-    for (const cmd of ['serve', 'migrate', 'merchants', 'plans', 'keys', 'signing-key'])
+    for (const cmd of ['serve', 'migrate', 'merchants', 'plans', 'keys', 'signing-key', 'reconcile'])
       expect(top.stdout).toContain(cmd);
     const create = await billing('merchants', 'create', '--help');
     expect(create.stdout).toMatch(/--name <name>[\s\S]*--wallet <address>[\s\S]*--json/);
