@@ -149,10 +149,8 @@ async function runMode(
           fees.push(Number(p.fee_charged));
         }
       }
-      const statuses = answers.reduce<Record<number, number>>(
-        (a, r) => ({ ...a, [r.status]: (a[r.status] ?? 0) + 1 }),
-        {},
-      );
+      const statuses: Record<number, number> = {};
+      for (const r of answers) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       const row: ChannelRow = {
         mode,
         k: b.k,

@@ -19,8 +19,9 @@ import { makeGetPlan } from './billing/plans/get-plan.ts';
 import { makeArchivePlan } from './billing/plans/archive-plan.ts';
 import { makeListMerchantPlans } from './billing/plans/list-plans.ts';
 import { BillingError } from './billing/errors.ts';
-import { systemClock } from './billing/ports.ts';
-import type { Clock, Repos, UnitOfWork } from './billing/ports.ts';
+import { systemClock } from './billing/clock.ts';
+import type { Clock } from './billing/clock.ts';
+import type { Repos, UnitOfWork } from './billing/unit-of-work.ts';
 import { makeOpenSigningKey } from './billing/signing-keys/open-signing-key.ts';
 import { makeRemoveSigningKey } from './billing/signing-keys/remove-signing-key.ts';
 import { makeRotateKek } from './billing/signing-keys/rotate-kek.ts';
@@ -53,6 +54,8 @@ import { createLogger } from './logger.ts';
 import { createMetrics } from './metrics.ts';
 import type { Metrics } from './metrics.ts';
 import { createSecretBox } from './secrets/aes-gcm-box.ts';
+import { makeAddChannels } from './billing/pulls/add-channels.ts';
+import { createChannelAccounts } from './chain/channel-accounts.ts';
 import { guardDb } from './storage/database-errors.ts';
 import { migrate, pendingMigrations, shippedMigrations } from './storage/migrate.ts';
 import { openDb } from './storage/db.ts';
@@ -189,6 +192,8 @@ export interface PullVerbs {
   listMerchantPulls: ReturnType<typeof makeListMerchantPulls>;
   merchantDailyTotals: ReturnType<typeof makeMerchantDailyTotals>;
   reconcilePending: ReturnType<typeof makeReconcilePending>;
+  /** `billing channels create`: new channel accounts funded on the network and stored sealed. */
+  addChannels: ReturnType<typeof makeAddChannels>;
 }
 
 export interface DepsOverrides {
@@ -447,6 +452,11 @@ export function buildPullVerbs(
     submitPull: d.metrics ? countedPulls(clientSigning.submit, d.metrics) : clientSigning.submit,
     triggerPull: d.metrics ? countedPulls(triggerPull, d.metrics) : triggerPull,
     listPulls: makeListPulls(d.repos),
+    addChannels: makeAddChannels({
+      channels: d.repos.channels,
+      accounts: createChannelAccounts(d.config.sorobanRpcUrl),
+      box: d.box,
+    }),
     listMerchantPulls: makeListMerchantPulls(d.repos),
     merchantDailyTotals: makeMerchantDailyTotals({ ...d.repos, clock: d.clock }),
     reconcilePending: makeReconcilePending({ ...shared, roundLimitMs: d.config.reconcileRoundLimitMs }),

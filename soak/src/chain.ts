@@ -82,7 +82,7 @@ function invocationOf(envelopeXdr: string): { contract?: string; fn?: string; ar
           ? env.feeBump.tx.innerTx.v1
           : undefined;
     const op = v1?.tx.operations[0]?.body;
-    if (!op || op.type !== 'invokeHostFunction') return {};
+    if (op?.type !== 'invokeHostFunction') return {};
     const hf = op.invokeHostFunctionOp.hostFunction;
     if (hf.type !== 'hostFunctionTypeInvokeContract') return {};
     const call = hf.invokeContract;

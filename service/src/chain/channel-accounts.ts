@@ -4,7 +4,15 @@
 // 100 operations per transaction, stellar-core's MAX_OPS_PER_TX). A channel that pays its own fees
 // needs XLM beyond the 1 XLM base reserve; with a fee source it only needs to exist.
 import { Keypair, Operation, rpc, StrKey, TransactionBuilder, xdr } from '@stellar/stellar-sdk';
+import type { ChannelAccounts, ChannelFunding } from '../billing/pulls/channels-port.ts';
 import { parseSecret } from './merchant-key.ts';
+
+/** The port billing/pulls/add-channels.ts uses, over the RPC at rpcUrl. */
+export const createChannelAccounts = (rpcUrl: string): ChannelAccounts => ({
+  newKeys: newChannelKeys,
+  fund: fundChannels,
+  readSequences: (accounts) => readSequences(rpcUrl, accounts),
+});
 
 export interface NewChannel {
   publicKey: string;
@@ -17,16 +25,7 @@ export const newChannelKeys = (count: number): NewChannel[] =>
     return { publicKey: kp.publicKey(), secret: kp.secret() };
   });
 
-export type Funding =
-  | { kind: 'friendbot'; url: string }
-  | { kind: 'devnet'; controlUrl: string }
-  | {
-      kind: 'create-account';
-      rpcUrl: string;
-      passphrase: string;
-      funderSecret: string;
-      startingBalance: string;
-    };
+export type Funding = ChannelFunding;
 
 const MAX_OPS_PER_TX = 100;
 

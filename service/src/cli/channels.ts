@@ -1,8 +1,7 @@
 // `billing channels create --count N` and `billing channels list`: the pool of channel accounts
 // (issue 14). New channels are usable by every running replica within 2 s, without a restart.
 import type { Command } from 'commander';
-import { channelSealContext } from '../billing/pulls/channels-port.ts';
-import { fundChannels, newChannelKeys, readSequences, type Funding } from '../chain/channel-accounts.ts';
+import type { ChannelFunding } from '../billing/pulls/channels-port.ts';
 import { CliError, cliConfig, json, output, withDeps } from './session.ts';
 
 export function channelCommands(program: Command): void {
@@ -28,7 +27,7 @@ export function channelCommands(program: Command): void {
         if (!Number.isInteger(count) || count < 1 || count > 1000)
           throw new CliError('--count must be a whole number from 1 to 1000');
         const config = cliConfig();
-        let funding: Funding;
+        let funding: ChannelFunding;
         if (o.friendbot) funding = { kind: 'friendbot', url: o.friendbot };
         else if (o.devnetControl) funding = { kind: 'devnet', controlUrl: o.devnetControl };
         else {
@@ -45,22 +44,8 @@ export function channelCommands(program: Command): void {
             startingBalance: o.startingBalance,
           };
         }
-        const created = await withDeps('channels-create', async (d) => {
-          // Sealed first: without SIGNING_KEY_ENCRYPTION_KEY this refuses before any account is funded.
-          const keys = newChannelKeys(count);
-          const sealed = keys.map((k) => ({
-            publicKey: k.publicKey,
-            sealed: d.box.seal(k.secret, channelSealContext(k.publicKey)),
-          }));
-          await fundChannels(keys, funding);
-          // Best effort: a channel whose number is unknown has it read at its first lease.
-          const sequences = await readSequences(
-            config.sorobanRpcUrl,
-            keys.map((k) => k.publicKey),
-          ).catch(() => new Map<string, bigint>());
-          await d.repos.channels.insert(sealed.map((c) => ({ ...c, sequence: sequences.get(c.publicKey) })));
-          return { added: keys.map((k) => k.publicKey), counts: await d.repos.channels.counts() };
-        });
+        // Sealed first inside the verb: without SIGNING_KEY_ENCRYPTION_KEY nothing is funded.
+        const created = await withDeps('channels-create', (d) => d.pullVerbs.addChannels({ count, funding }));
         output(
           Boolean(o.json),
           { channels: created.added, total: created.counts.total },

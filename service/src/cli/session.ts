@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
 import { buildDeps, closeDeps } from '../deps.ts';
 import type { Deps } from '../deps.ts';
-import type { PageKey, PageRequest } from '../billing/ports.ts';
+import type { PageKey, PageRequest } from '../billing/paging.ts';
 import { createCursorCodec, pageOf, type ListOrder } from '../schemas/cursors.ts';
 import { firstIssueMessage } from '../schemas/invalid-input.ts';
 import { createLogger } from '../logger.ts';

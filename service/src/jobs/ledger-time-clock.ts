@@ -2,7 +2,7 @@
 // test or a demo on the local network lives through months of billing by moving ledger time
 // (the devnet's advance-time). The offset to the wall clock is re-read from the RPC before each
 // collector round; between reads the clock runs at wall speed.
-import type { Clock } from '../billing/ports.ts';
+import type { Clock } from '../billing/clock.ts';
 
 export class LedgerTimeClock implements Clock {
   #offsetMs = 0;

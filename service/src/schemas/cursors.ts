@@ -5,7 +5,7 @@
 // an impossible timestamp or a forged position into a query. The order tag ties a cursor to the
 // order it was cut from (created_at vs due_before listings).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PageKey, PageRequest } from '../billing/ports.ts';
+import type { PageKey, PageRequest } from '../billing/paging.ts';
 import { InvalidInputError, invalidInput } from './invalid-input.ts';
 
 /** created: oldest first by created_at; due: by next_billing_date; newest: events, newest first. */

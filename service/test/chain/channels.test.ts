@@ -2,6 +2,7 @@
 // the test: 100 due subscriptions of one merchant pulled at once through 100 channels are all
 // queued and then included in ONE ledger; a fund account's fee bump pays for a channel's pull; the
 // merchant's own account is never a source once channels exist.
+import type { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnvFor, startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { addChannels, closeLedgersEvery, until, xlmBalance } from '../support/channels.ts';
@@ -105,9 +106,9 @@ describe.each(TARGETS)('channel pulls fee-bumped by a fund account on %s', (targ
   it('the envelope is a fee bump: accepted, charged to the fund account, the outer hash answered, the inner stored', async () => {
     const stop = closeLedgersEvery(devnet);
     let sub: string;
-    let merchant;
+    let merchant: Keypair;
     let channel: string;
-    let user;
+    let user: Keypair;
     try {
       merchant = await newFundedAccount(devnet);
       const merchantId = (await createMerchant(t.app, { wallet_address: merchant.publicKey() })).id;
@@ -168,7 +169,7 @@ describe.each(TARGETS)('channel exhaustion and /ready on %s', (target) => {
   it('no channel free for longer than a ledger: /ready says so, the pull waits, then goes through the freed channel', async () => {
     const stop = closeLedgersEvery(devnet);
     let sub: string;
-    let merchant;
+    let merchant: Keypair;
     try {
       merchant = await newFundedAccount(devnet);
       const merchantId = (await createMerchant(t.app, { wallet_address: merchant.publicKey() })).id;

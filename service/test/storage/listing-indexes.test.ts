@@ -2,7 +2,8 @@
 // the whole scope: EXPLAIN of the exact SQL the repositories send, on a merchant with 20,000
 // subscriptions, must show the intended index and no Sort node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageRequest, SubscriptionFilter } from '../../src/billing/ports.ts';
+import type { PageRequest } from '../../src/billing/paging.ts';
+import type { SubscriptionFilter } from '../../src/billing/subscriptions/subscriptions-port.ts';
 import type { Queryable } from '../../src/storage/db.ts';
 import { createRepos } from '../../src/storage/repos/repos.ts';
 import { startApp } from '../support/app.ts';

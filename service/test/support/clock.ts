@@ -1,5 +1,5 @@
 // A clock tests set by hand: the service reads "now" only through the Clock port.
-import type { Clock } from '../../src/billing/ports.ts';
+import type { Clock } from '../../src/billing/clock.ts';
 
 export interface TestClock extends Clock {
   set(at: Date | string): void;

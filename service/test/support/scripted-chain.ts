@@ -11,7 +11,7 @@ import {
   type TxObservation,
   type VaultGateway,
 } from '../../src/billing/pulls/vault-gateway.ts';
-import type { Clock } from '../../src/billing/ports.ts';
+import type { Clock } from '../../src/billing/clock.ts';
 
 export type Behaviour =
   | 'confirm'

@@ -4,7 +4,7 @@
 // for last_used_at, never written here.
 import { timingSafeEqual } from 'node:crypto';
 import { OPERATOR, type Actor } from '../context.ts';
-import type { Clock } from '../ports.ts';
+import type { Clock } from '../clock.ts';
 import type { ApiKeysRepo } from './api-keys-port.ts';
 import { apiKeyInvalid } from './authorize.ts';
 import type { KeyCache } from './key-cache.ts';

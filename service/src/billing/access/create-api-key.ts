@@ -3,7 +3,8 @@
 import type { Ctx } from '../context.ts';
 import type { ApiKey } from '../model.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 import type { ApiKeysRepo } from './api-keys-port.ts';
 import { newKeyMaterial } from './key-material.ts';
 import { liveMerchant } from './live-merchant.ts';

@@ -2,7 +2,7 @@
 // learns its merchant from it; the operator key answers as the operator, with no merchant.
 import type { Ctx } from '../context.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
 import { makeGetMerchant } from '../merchants/get-merchant.ts';
 
 export interface CurrentKey {

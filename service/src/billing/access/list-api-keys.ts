@@ -1,7 +1,7 @@
 // GET /merchants/{id}/api-keys: the merchant's live keys (prefix, label, dates), never a key.
 import type { Ctx } from '../context.ts';
 import type { ApiKey } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
 import type { ApiKeysRepo } from './api-keys-port.ts';
 import { liveMerchant } from './live-merchant.ts';
 

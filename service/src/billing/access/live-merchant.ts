@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
 import { mustSee } from './scope.ts';
 
 export async function liveMerchant(

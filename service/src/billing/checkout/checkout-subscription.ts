@@ -8,7 +8,7 @@
 import type { Ctx } from '../context.ts';
 import { BillingError, notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
-import type { PlansRepo } from '../ports.ts';
+import type { PlansRepo } from '../plans/plans-port.ts';
 import { preflightProblem } from '../collection/preflight.ts';
 import { PullRejection, type VaultGateway } from '../pulls/vault-gateway.ts';
 import { sees } from '../access/scope.ts';

@@ -5,7 +5,8 @@
 // the previous health in place.
 import { systemCtx } from '../context.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { Clock, Repos, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { Repos, UnitOfWork } from '../unit-of-work.ts';
 import type { PullsRepo } from '../pulls/pulls-port.ts';
 import { PullRejection, type VaultGateway } from '../pulls/vault-gateway.ts';
 import { healthAt } from './preflight.ts';

@@ -5,7 +5,8 @@
 import { systemCtx } from '../context.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
 import { BillingError } from '../errors.ts';
-import type { Clock, Repos, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { Repos, UnitOfWork } from '../unit-of-work.ts';
 import type { PullContext as Context, PullsRepo } from '../pulls/pulls-port.ts';
 import { dunningPlanOf, statusEvent } from '../pulls/settle-attempt.ts';
 import type { makeTriggerPull } from '../pulls/trigger-pull.ts';

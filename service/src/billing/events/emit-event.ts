@@ -7,7 +7,7 @@
 // schemas), so the composition root hands in the presenter; billing only says which object.
 import type { Actor } from '../context.ts';
 import type { ApiKey, Plan, StoredSigningKey, Subscription } from '../model.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { PullAttempt } from '../pulls/pulls-port.ts';
 import type { EventType } from './event-types.ts';
 import type { EventActor, EventsRepo, JsonObject, NewEvent } from './events-port.ts';

@@ -2,7 +2,7 @@
 import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { StoredEvent } from './events-port.ts';
 
 export const eventNotFound = () => new BillingError('NOT_FOUND', 'Event not found');

@@ -1,6 +1,6 @@
 // GET /events/{id}/deliveries: each endpoint's delivery of the event, with every attempt's answer.
 import type { Ctx } from '../context.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { Delivery } from '../webhooks/webhooks-port.ts';
 import { makeGetEvent } from './get-event.ts';
 

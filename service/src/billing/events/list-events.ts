@@ -3,7 +3,8 @@
 import { scopedMerchant } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { Page, PageRequest, Repos } from '../ports.ts';
+import type { Page, PageRequest } from '../paging.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { EventType } from './event-types.ts';
 import type { StoredEvent } from './events-port.ts';
 

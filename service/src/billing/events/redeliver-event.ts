@@ -2,7 +2,7 @@
 // listens to its type, now, with a fresh retry window; the receiver sees the same webhook-id, so
 // it can drop what it already has. An endpoint disabled since is skipped (it would fail anyway).
 import type { Ctx } from '../context.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import { makeGetEvent } from './get-event.ts';
 
 export function makeRedeliverEvent(deps: Pick<Repos, 'events' | 'webhooks'>) {

@@ -7,7 +7,8 @@ import { issueApiKey } from '../access/create-api-key.ts';
 import type { Ctx } from '../context.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
 import type { Merchant } from '../model.ts';
-import type { NewMerchant, UnitOfWork } from '../ports.ts';
+import type { NewMerchant } from './merchants-port.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 
 export type CreateMerchantInput = NewMerchant;
 

@@ -7,7 +7,7 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from './merchants-port.ts';
 
 export function makeDeleteMerchant(deps: {
   merchants: Pick<MerchantsRepo, 'softDelete'>;

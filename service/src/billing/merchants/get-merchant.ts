@@ -4,7 +4,7 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from './merchants-port.ts';
 
 export function makeGetMerchant(deps: { merchants: Pick<MerchantsRepo, 'findById'> }) {
   return async function getMerchant({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Merchant> {

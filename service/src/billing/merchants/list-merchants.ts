@@ -4,7 +4,8 @@
 import { operatorOnly } from '../access/authorize.ts';
 import type { Ctx } from '../context.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo, Page, PageRequest } from '../ports.ts';
+import type { MerchantsRepo } from './merchants-port.ts';
+import type { Page, PageRequest } from '../paging.ts';
 
 export function makeListMerchants(deps: { merchants: Pick<MerchantsRepo, 'list'> }) {
   return async function listMerchants({

@@ -5,7 +5,8 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Plan } from '../model.ts';
-import type { Clock, PlansRepo } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { PlansRepo } from './plans-port.ts';
 
 export function makeArchivePlan(deps: { plans: Pick<PlansRepo, 'findOffered' | 'archive'>; clock: Clock }) {
   return async function archivePlan({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Plan> {

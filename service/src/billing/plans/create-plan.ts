@@ -8,7 +8,8 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
 import type { Plan } from '../model.ts';
-import type { NewPlan, UnitOfWork } from '../ports.ts';
+import type { NewPlan } from './plans-port.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 
 export type CreatePlanInput = Omit<NewPlan, 'token_contract_id' | 'retry_schedule_seconds' | 'final_status'> &
   Partial<Pick<NewPlan, 'retry_schedule_seconds' | 'final_status'>> & { token_contract_id?: string };

@@ -5,7 +5,7 @@ import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { PlanWithMerchant } from '../model.ts';
-import type { PlansRepo } from '../ports.ts';
+import type { PlansRepo } from './plans-port.ts';
 
 export function makeGetPlan(deps: { plans: Pick<PlansRepo, 'findOffered'> }) {
   return async function getPlan({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<PlanWithMerchant> {

@@ -4,7 +4,9 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Plan } from '../model.ts';
-import type { MerchantsRepo, Page, PageRequest, PlansRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { Page, PageRequest } from '../paging.ts';
+import type { PlansRepo } from './plans-port.ts';
 
 export function makeListMerchantPlans(deps: {
   merchants: Pick<MerchantsRepo, 'findById'>;

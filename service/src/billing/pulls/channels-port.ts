@@ -43,3 +43,23 @@ export interface ChannelsRepo {
 
 /** AES-GCM context of a channel's secret: the ciphertext opens only for that public key. */
 export const channelSealContext = (publicKey: string) => `channel:${publicKey}`;
+
+/** How new channel accounts get their first XLM (`billing channels create`). */
+export type ChannelFunding =
+  | { kind: 'friendbot'; url: string }
+  | { kind: 'devnet'; controlUrl: string }
+  | {
+      kind: 'create-account';
+      rpcUrl: string;
+      passphrase: string;
+      funderSecret: string;
+      startingBalance: string;
+    };
+
+/** The network side of adding channels: chain/channel-accounts.ts. */
+export interface ChannelAccounts {
+  newKeys(count: number): { publicKey: string; secret: string }[];
+  fund(channels: { publicKey: string; secret: string }[], funding: ChannelFunding): Promise<void>;
+  /** Sequence numbers of existing accounts (those it could read). */
+  readSequences(accounts: string[]): Promise<Map<string, bigint>>;
+}

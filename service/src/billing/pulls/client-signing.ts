@@ -8,7 +8,8 @@
 import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { Clock, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 import type { PreparedPull, PreparedPullsRepo } from './prepared-pulls-port.ts';
 import type { PullsRepo } from './pulls-port.ts';
 import {

@@ -4,7 +4,8 @@
 import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError, notFound } from '../errors.ts';
-import type { MerchantsRepo, Page, PageRequest } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { Page, PageRequest } from '../paging.ts';
 import type { DailyTotal, MerchantPullsFilter, MerchantPullsRepo } from './merchant-pulls-port.ts';
 import type { PullRecord } from './pulls-port.ts';
 

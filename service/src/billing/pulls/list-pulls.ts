@@ -3,7 +3,7 @@
 import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { SubscriptionsRepo } from '../ports.ts';
+import type { SubscriptionsRepo } from '../subscriptions/subscriptions-port.ts';
 import type { PullRecord, PullsRepo } from './pulls-port.ts';
 
 const HISTORY_LIMIT = 500;

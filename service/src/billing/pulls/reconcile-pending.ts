@@ -5,7 +5,8 @@
 // call has its own), so a slow or unreachable network cannot hold the next round back.
 import { systemCtx } from '../context.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { Clock, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 import type { PullsRepo } from './pulls-port.ts';
 import { partiesOf, settleAttempt, type AttemptOutcome } from './settle-attempt.ts';
 import type { VaultGateway } from './vault-gateway.ts';

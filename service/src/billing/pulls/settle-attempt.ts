@@ -4,7 +4,8 @@
 // the one observer whose conditional update flipped the attempt writes them.
 import type { Actor } from '../context.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { Clock, Repos, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { Repos, UnitOfWork } from '../unit-of-work.ts';
 import type { AttemptResolution, PullAttempt, PullContext, SubscriptionChange } from './pulls-port.ts';
 import { nextBillingDate } from '../schedule.ts';
 import type { ForgottenOutcome, TxObservation, VaultGateway } from './vault-gateway.ts';

@@ -4,7 +4,8 @@ import { liveMerchant } from '../access/live-merchant.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { MerchantsRepo, UnitOfWork } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 
 export function makeRemoveSigningKey(deps: {
   merchants: Pick<MerchantsRepo, 'findById'>;

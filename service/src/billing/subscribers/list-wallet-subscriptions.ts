@@ -5,7 +5,7 @@
 // only reads: the actions of /manage (renew, stop paying) are the subscriber's own transactions.
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { Clock } from '../ports.ts';
+import type { Clock } from '../clock.ts';
 import type { WalletSignatures, WalletSubscription, WalletSubscriptionsRepo } from './wallet-subscriptions-port.ts';
 
 export const SIGNED_MESSAGE_SECONDS = 300;

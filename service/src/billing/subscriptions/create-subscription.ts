@@ -13,7 +13,9 @@ import type { Ctx } from '../context.ts';
 import { BillingError, notFound } from '../errors.ts';
 import type { EventRow } from '../events/emit-event.ts';
 import type { Subscription } from '../model.ts';
-import type { Clock, PlansRepo, SubscriptionsRepo } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { PlansRepo } from '../plans/plans-port.ts';
+import type { SubscriptionsRepo } from './subscriptions-port.ts';
 
 export interface CreateSubscriptionInput {
   plan_id: string;

@@ -3,7 +3,7 @@ import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
-import type { SubscriptionsRepo } from '../ports.ts';
+import type { SubscriptionsRepo } from './subscriptions-port.ts';
 
 export function makeGetSubscription(deps: { subscriptions: Pick<SubscriptionsRepo, 'findById'> }) {
   return async function getSubscription({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Subscription> {

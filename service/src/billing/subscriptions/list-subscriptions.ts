@@ -5,7 +5,10 @@ import { mustSee } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { SubscriptionListItem } from '../model.ts';
-import type { MerchantsRepo, Page, PageRequest, PlansRepo, SubscriptionFilter, SubscriptionsRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { Page, PageRequest } from '../paging.ts';
+import type { PlansRepo } from '../plans/plans-port.ts';
+import type { SubscriptionFilter, SubscriptionsRepo } from './subscriptions-port.ts';
 
 export type ListSubscriptionsInput = {
   scope: { merchant_id: string } | { plan_id: string };

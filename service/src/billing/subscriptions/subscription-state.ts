@@ -6,7 +6,9 @@ import type { Ctx } from '../context.ts';
 import { BillingError, notFound } from '../errors.ts';
 import type { Subscription } from '../model.ts';
 import type { EmitEvent } from '../events/emit-event.ts';
-import type { Clock, SubscriptionsRepo, UnitOfWork } from '../ports.ts';
+import type { Clock } from '../clock.ts';
+import type { SubscriptionsRepo } from './subscriptions-port.ts';
+import type { UnitOfWork } from '../unit-of-work.ts';
 import { next, type SubscriptionStatus } from './status-machine.ts';
 
 type Deps = { uow: UnitOfWork; subscriptions: Pick<SubscriptionsRepo, 'findById'>; clock: Clock; emit: EmitEvent };

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { MerchantsRepo, Repos } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { SecretBox } from '../signing-keys/signing-keys-port.ts';
 import { endpointOwner } from './endpoint-owner.ts';
 import { sealEndpointSecret } from './endpoint-secret.ts';

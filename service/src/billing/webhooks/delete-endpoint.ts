@@ -1,7 +1,7 @@
 // DELETE /webhook-endpoints/{id}: no more deliveries to it; the ones still pending end as failed
 // (`endpoint deleted`), and its delivery log stays readable under each event.
 import type { Ctx } from '../context.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import { endpointNotFound, visibleEndpoint } from './get-endpoint.ts';
 import type { WebhookEndpoint } from './webhooks-port.ts';
 

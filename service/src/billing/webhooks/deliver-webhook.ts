@@ -9,7 +9,7 @@
 // At least once: a worker that dies after the receiver answered but before recording it leaves a
 // lease that runs out, and the delivery is made again with the same webhook-id.
 import { eventBody } from '../events/event-json.ts';
-import type { Repos, UnitOfWork } from '../ports.ts';
+import type { Repos, UnitOfWork } from '../unit-of-work.ts';
 import type { SecretBox } from '../signing-keys/signing-keys-port.ts';
 import { openEndpointSecret } from './endpoint-secret.ts';
 import { nextRetryAt, type RetryPolicy } from './retry-schedule.ts';

@@ -6,7 +6,7 @@ import { scopedMerchant } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
 import type { Merchant } from '../model.ts';
-import type { MerchantsRepo } from '../ports.ts';
+import type { MerchantsRepo } from '../merchants/merchants-port.ts';
 
 export async function endpointOwner(
   ctx: Ctx,

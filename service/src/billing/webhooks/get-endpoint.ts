@@ -3,7 +3,7 @@
 import { sees } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { BillingError } from '../errors.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { SealedEndpoint, WebhookEndpoint } from './webhooks-port.ts';
 
 export const endpointNotFound = () => new BillingError('NOT_FOUND', 'Webhook endpoint not found');

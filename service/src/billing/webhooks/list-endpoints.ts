@@ -2,7 +2,7 @@
 import { scopedMerchant } from '../access/scope.ts';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { WebhookEndpoint } from './webhooks-port.ts';
 
 export function makeListEndpoints(deps: { webhooks: Pick<Repos['webhooks'], 'listEndpoints'> }) {

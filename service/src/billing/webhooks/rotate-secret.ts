@@ -3,7 +3,7 @@
 // receiver can deploy the new secret without refusing a single delivery. A second rotation within
 // the overlap drops the oldest secret at once: at most two secrets ever sign.
 import type { Ctx } from '../context.ts';
-import type { Repos } from '../ports.ts';
+import type { Repos } from '../unit-of-work.ts';
 import type { SecretBox } from '../signing-keys/signing-keys-port.ts';
 import { sealEndpointSecret } from './endpoint-secret.ts';
 import { endpointNotFound, visibleEndpoint } from './get-endpoint.ts';

@@ -13,7 +13,7 @@ import {
 } from '../../schemas/listings.ts';
 import { planJson } from '../../schemas/plans.ts';
 import { subscriptionJson } from '../../schemas/subscriptions.ts';
-import type { PageKey } from '../../billing/ports.ts';
+import type { PageKey } from '../../billing/paging.ts';
 
 export const listingRoutes: RoutesPlugin = async (app, { deps }) => {
   const { listMerchantPlans, listSubscriptions } = deps.verbs;

@@ -1,7 +1,7 @@
 // The outbox table. append writes the event and fans it out to the merchant's endpoints in one
 // statement (a data-modifying CTE), so an event costs its transaction one round trip.
 import type { EventFilter, EventsRepo, NewEvent, StoredEvent } from '../../billing/events/events-port.ts';
-import type { Page, PageKey, PageRequest } from '../../billing/ports.ts';
+import type { Page, PageKey, PageRequest } from '../../billing/paging.ts';
 import type { Queryable } from '../db.ts';
 import { sortText } from './keyset.ts';
 

@@ -2,7 +2,7 @@
 // own terms, so a B-tree index on (scope..., sort, id) answers a page with one range scan and
 // rows inserted between two pages can neither shift nor repeat what the client already saw
 // (OFFSET would do both). One extra row is fetched to know whether another page exists.
-import type { Page, PageKey, PageRequest } from '../../billing/ports.ts';
+import type { Page, PageKey, PageRequest } from '../../billing/paging.ts';
 import type { Queryable } from '../db.ts';
 
 /** The sort column as text with microseconds in UTC: exactly what `$n::timestamptz` reads back. */

@@ -1,7 +1,7 @@
 // GET /merchants/{id}/pulls and its daily totals. Both scan the pulls_by_merchant index
 // (migration 0011): (merchant_id, created_at, id) is the keyset's own order, and the totals read
 // the same range, so neither touches another merchant's rows.
-import type { PageRequest } from '../../billing/ports.ts';
+import type { PageRequest } from '../../billing/paging.ts';
 import type { DailyTotal, MerchantPullsFilter, MerchantPullsRepo } from '../../billing/pulls/merchant-pulls-port.ts';
 import type { PullRecord } from '../../billing/pulls/pulls-port.ts';
 import type { Queryable } from '../db.ts';

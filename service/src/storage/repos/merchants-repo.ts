@@ -1,7 +1,8 @@
 // Merchants table. Plain factory over a Queryable (the pool or one transaction's connection).
 // Reads by id are named statements: node-postgres prepares them once per connection.
 import type { Merchant } from '../../billing/model.ts';
-import type { MerchantsRepo, NewMerchant, PageRequest } from '../../billing/ports.ts';
+import type { MerchantsRepo, NewMerchant } from '../../billing/merchants/merchants-port.ts';
+import type { PageRequest } from '../../billing/paging.ts';
 import type { Queryable } from '../db.ts';
 import { keysetPage } from './keyset.ts';
 

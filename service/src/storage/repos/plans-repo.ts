@@ -2,7 +2,8 @@
 // pins that); it is a safe integer by construction (the API caps it), so it becomes a number here.
 // token_amount stays text: it is exact decimal and only the HTTP edge turns it into JSON.
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
-import type { NewPlan, PageRequest, PlansRepo } from '../../billing/ports.ts';
+import type { PageRequest } from '../../billing/paging.ts';
+import type { NewPlan, PlansRepo } from '../../billing/plans/plans-port.ts';
 import type { Queryable } from '../db.ts';
 import { keysetPage } from './keyset.ts';
 

@@ -1,5 +1,5 @@
 // All repositories over one Queryable, and the unit of work that rebinds them to a transaction.
-import type { Repos, UnitOfWork } from '../../billing/ports.ts';
+import type { Repos, UnitOfWork } from '../../billing/unit-of-work.ts';
 import type { Db, Queryable } from '../db.ts';
 import { createApiKeysRepo } from './api-keys-repo.ts';
 import { createChannelsRepo } from './channels-repo.ts';

@@ -3,13 +3,13 @@
 // where they commit together with the attempt's outcome.
 import type { Subscription, SubscriptionListItem } from '../../billing/model.ts';
 import type { NewEvent } from '../../billing/events/events-port.ts';
+import type { PageRequest } from '../../billing/paging.ts';
 import type {
   NewSubscription,
-  PageRequest,
   StatePatch,
   SubscriptionFilter,
   SubscriptionsRepo,
-} from '../../billing/ports.ts';
+} from '../../billing/subscriptions/subscriptions-port.ts';
 import type { Queryable } from '../db.ts';
 import { eventCtes } from './events-repo.ts';
 import { keysetPage } from './keyset.ts';
