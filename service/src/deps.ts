@@ -228,8 +228,8 @@ export function buildVerbs(d: {
     getMerchant: makeGetMerchant(repos),
     deleteMerchant: makeDeleteMerchant({ ...repos, keyCache: d.keyCache }),
     createPlan: makeCreatePlan({
-      uow,
-      emit,
+      plans: repos.plans,
+      eventRow: d.eventRow,
       defaultTokenContractId: d.config.defaultTokenContractId,
       retryScheduleSeconds: d.config.dunningScheduleSeconds,
     }),

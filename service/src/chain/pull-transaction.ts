@@ -19,6 +19,8 @@ export function buildPullTransaction(input: {
   auth?: xdr.SorobanAuthorizationEntry[];
   /** The time bound to use instead of networkNow + PULL_TIME_BOUND_SECONDS. */
   maxTime?: number;
+  /** See PreparePullInput.laterThan. */
+  laterThan?: number;
   /** The source account's current sequence number (the transaction uses the next one). */
   sequence: bigint;
   /** Inclusion fee bid, stroops (simulation adds the resource fee). */
@@ -50,6 +52,10 @@ export function buildPullTransaction(input: {
     networkPassphrase: input.networkPassphrase,
   })
     .addOperation(op)
-    .setTimebounds(0, input.maxTime ?? input.networkNow + PULL_TIME_BOUND_SECONDS)
+    .setTimebounds(0, input.maxTime ?? timeBoundAfter(input.networkNow, input.laterThan))
     .build();
 }
+
+/** A pull's time bound: PULL_TIME_BOUND_SECONDS of network time, and past `laterThan` when given. */
+export const timeBoundAfter = (networkNow: number, laterThan?: number): number =>
+  Math.max(networkNow + PULL_TIME_BOUND_SECONDS, (laterThan ?? 0) + 1);

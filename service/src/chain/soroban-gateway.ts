@@ -37,7 +37,7 @@ import { LedgerWatcher } from './ledger-watcher.ts';
 import { accountSequence } from './ledger-reads.ts';
 import { ChannelPool, type ChannelPoolOptions, type Lease } from './channel-pool.ts';
 import { asSigningKey, parseSecret } from './merchant-key.ts';
-import { buildPullTransaction, PULL_TIME_BOUND_SECONDS } from './pull-transaction.ts';
+import { buildPullTransaction, PULL_TIME_BOUND_SECONDS, timeBoundAfter } from './pull-transaction.ts';
 import { SequenceCache, SourceQueues, type QueueLimits } from './source-queue.ts';
 import { toObservation } from './tx-outcome.ts';
 import { readVault, vaultFromStateChanges, vaultLedgerKey } from './vault-state.ts';
@@ -281,7 +281,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     } catch (err) {
       throw unavailable(err);
     }
-    const maxTime = now + PULL_TIME_BOUND_SECONDS;
+    const maxTime = timeBoundAfter(now, input.laterThan);
     const lease: Lease = await channels
       .lease(
         maxTime,

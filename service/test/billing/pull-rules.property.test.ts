@@ -221,12 +221,9 @@ async function realRun(steps: RealStep[]): Promise<void> {
       }
       const endedAt = Date.now();
       await devnet.control('/faults/clear', {});
-      // KNOWN BUG (found by this run, work on issue 15): a pull retried within the same second
-      // of network time after a refused submission builds a byte-identical envelope (same
-      // sequence, time bound and fee), whose hash the refused attempt already holds; recording it
-      // fails on pulls_tx_hash_key and the caller gets a 500 DATABASE error. Until the build
-      // varies, the next step waits for network time to move. Remove this wait with the fix.
-      if (step.kind === 'pull' && step.fault === 'send-error') await sleep(1_500);
+      // A pull retried within the same second as a refused send used to rebuild a byte-identical
+      // envelope (same sequence, time bound and fee) whose hash was already recorded (500 on
+      // pulls_tx_hash_key); builds now go past every recorded time bound, so no wait here.
       for (const [i, s] of subs.entries()) {
         const after = await subscriptionOf(t, s.subscriptionId);
         const confirmedAfter = await confirmed(s);

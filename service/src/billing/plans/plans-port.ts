@@ -1,9 +1,12 @@
 // What plan verbs need from storage (storage/repos/plans-repo.ts implements it).
+import type { NewEvent } from '../events/events-port.ts';
 import type { Plan, PlanWithMerchant } from '../model.ts';
 import type { Page, PageRequest } from '../paging.ts';
 import type { FinalStatus } from '../subscriptions/status-machine.ts';
 
 export interface NewPlan {
+  /** Chosen by the caller, so that the plan.created event can be written in the same statement. */
+  id?: string;
   merchant_id: string;
   name: string;
   /** Decimal text, kept exact all the way into `numeric`. */
@@ -17,9 +20,10 @@ export interface NewPlan {
 export interface PlansRepo {
   /**
    * One statement: null when the merchant exists but is soft-deleted; a merchant_id that does
-   * not exist fails on the foreign key (the spec passes that message through).
+   * not exist fails on the foreign key (the spec passes that message through). With an event, the
+   * same statement writes it (its object's created_at taken from the inserted row) and its deliveries.
    */
-  insert(input: NewPlan): Promise<Plan | null>;
+  insert(input: NewPlan, event?: Omit<NewEvent, 'merchant_id'>): Promise<Plan | null>;
   findById(id: string): Promise<Plan | null>;
   /** The plan with its owner, only while the owner is not soft-deleted. */
   findOffered(id: string): Promise<PlanWithMerchant | null>;

@@ -32,6 +32,8 @@ export interface PullContext {
   merchantDeleted: boolean;
   /** A pull of this subscription was confirmed before. */
   collectedBefore: boolean;
+  /** The latest time bound of any attempt recorded for this subscription (a rebuild goes past it). */
+  lastMaxTime?: Date | null;
 }
 
 /** skipped: a try of the collector that sent nothing (pre-flight or simulation refused it). */

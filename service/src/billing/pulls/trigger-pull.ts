@@ -108,13 +108,23 @@ export function makePullCore(deps: TriggerPullDeps) {
     origin: PullOrigin,
     onRecorded?: (attemptId: string) => Promise<void>,
   ): Promise<TriggerPullResult> {
+    // Every build's time bound goes past every recorded one, so no envelope repeats a hash.
+    let laterThan = ctx.lastMaxTime ? Math.floor(ctx.lastMaxTime.getTime() / 1000) : undefined;
     for (let build = 1; ; build++) {
       const acceptVault = (vault: VaultTerms) => assertVaultMatchesPlan(ctx, vault);
       const signed = await gateway
-        .preparePull({ key, user: ctx.customerWallet, contractId, acceptVault, collectedBefore: ctx.collectedBefore })
+        .preparePull({
+          key,
+          user: ctx.customerWallet,
+          contractId,
+          acceptVault,
+          collectedBefore: ctx.collectedBefore,
+          laterThan,
+        })
         .catch((err: unknown) => {
           throw err instanceof PullRejection ? rejectionToError(err) : err;
         });
+      laterThan = Math.max(laterThan ?? 0, signed.maxTime);
       const now = clock.now();
       // The attempt and its pull.pending event commit together, before anything is sent.
       const recorded = await deps.uow

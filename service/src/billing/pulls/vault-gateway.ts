@@ -171,6 +171,11 @@ export interface PreparePullInput {
    * read after a failed one) and before anything is signed; throws a PullRejection to refuse.
    */
   acceptVault(vault: VaultTerms): void;
+  /**
+   * The time bound must be later than this (unix seconds): an envelope rebuilt within the same second
+   * as a refused one would otherwise be byte-identical, and its hash is already recorded.
+   */
+  laterThan?: number;
 }
 
 export interface VaultGateway {

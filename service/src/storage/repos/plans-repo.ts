@@ -3,9 +3,14 @@
 // token_amount stays text: it is exact decimal and only the HTTP edge turns it into JSON.
 import type { Plan, PlanWithMerchant } from '../../billing/model.ts';
 import type { PageRequest } from '../../billing/paging.ts';
+import type { NewEvent } from '../../billing/events/events-port.ts';
 import type { NewPlan, PlansRepo } from '../../billing/plans/plans-port.ts';
 import type { Queryable } from '../db.ts';
+import { eventCtes } from './events-repo.ts';
 import { keysetPage } from './keyset.ts';
+
+/** A timestamptz as JavaScript's toISOString writes it (milliseconds, UTC), in SQL. */
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 type PlanRow = Omit<Plan, 'interval_seconds'> & { interval_seconds: string };
 type OfferedRow = PlanRow & { merchant_name: string; merchant_wallet_address: string };
@@ -50,26 +55,34 @@ async function findOffered(db: Queryable, id: string): Promise<PlanWithMerchant 
 
 export function createPlansRepo(db: Queryable): PlansRepo {
   return {
-    async insert(input: NewPlan) {
+    async insert(input: NewPlan, event?: Omit<NewEvent, 'merchant_id'>) {
       // The soft-delete check rides in the INSERT itself: one round trip, and the row is written
       // only if the merchant is not deleted in this statement's snapshot. An absent merchant
-      // passes the NOT EXISTS and meets the foreign key.
-      const res = await db.query<PlanRow>(
-        `INSERT INTO plans (merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status)
-         SELECT $1, $2, $3, $4, $5, $6, $7
+      // passes the NOT EXISTS and meets the foreign key. With an event, the same statement writes
+      // it from the inserted row: no row, no event.
+      const insert = `INSERT INTO plans (id, merchant_id, name, token_amount, interval_seconds, token_contract_id, retry_schedule_seconds, final_status)
+         SELECT coalesce($8::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6, $7
           WHERE NOT EXISTS (SELECT 1 FROM merchants WHERE id = $1 AND deleted_at IS NOT NULL)
-         RETURNING ${COLUMNS}`,
-        [
-          input.merchant_id,
-          input.name,
-          input.token_amount,
-          input.interval_seconds,
-          input.token_contract_id,
-          input.retry_schedule_seconds,
-          input.final_status,
-        ],
-        'plans_insert',
-      );
+         RETURNING ${COLUMNS}`;
+      const params = [
+        input.merchant_id,
+        input.name,
+        input.token_amount,
+        input.interval_seconds,
+        input.token_contract_id,
+        input.retry_schedule_seconds,
+        input.final_status,
+        input.id ?? null,
+      ];
+      const res = event
+        ? await db.query<PlanRow>(
+            `WITH p AS (${insert}), ${eventCtes(
+              `SELECT p.merchant_id, $9, p.id, $10::jsonb, jsonb_set($11::jsonb, '{object,created_at}', to_jsonb(${isoText('p.created_at')})) FROM p`,
+            )} SELECT * FROM p`,
+            [...params, event.type, JSON.stringify(event.actor), JSON.stringify(event.data)],
+            'plans_insert_with_event',
+          )
+        : await db.query<PlanRow>(insert, params, 'plans_insert');
       return res.rows[0] ? toPlan(res.rows[0]) : null;
     },
 

@@ -43,7 +43,8 @@ export function createPullsRepo(db: Queryable): PullsRepo {
                 s.dunning_tries AS "dunningTries", p.retry_schedule_seconds AS "retryScheduleSeconds", p.final_status AS "finalStatus",
                 p.id AS "planId", p.token_amount AS "tokenAmount", p.interval_seconds AS "intervalSeconds", p.token_contract_id AS "tokenContractId",
                 m.id AS "merchantId", m.wallet_address AS "merchantWallet", (m.deleted_at IS NOT NULL) AS "merchantDeleted",
-                EXISTS (SELECT 1 FROM pulls c WHERE c.subscription_id = s.id AND c.status = 'confirmed') AS "collectedBefore"
+                EXISTS (SELECT 1 FROM pulls c WHERE c.subscription_id = s.id AND c.status = 'confirmed') AS "collectedBefore",
+                (SELECT max(l.max_time) FROM pulls l WHERE l.subscription_id = s.id) AS "lastMaxTime"
            FROM subscriptions s JOIN plans p ON p.id = s.plan_id JOIN merchants m ON m.id = p.merchant_id
           WHERE s.id = $1`,
         [subscriptionId],
