@@ -28,6 +28,10 @@ function cloneAt(rev: string): string {
   execFileSync('git', ['clone', '-q', '--no-checkout', REPO, dir]);
   execFileSync('git', ['-C', dir, 'checkout', '-q', rev]);
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  // Workspaces with packages of their own (web/ has its own TypeScript for openapi-typescript).
+  for (const ws of ['service', 'devnet', 'web', 'soak', 'demo'])
+    if (existsSync(join(REPO, ws, 'node_modules')) && existsSync(join(dir, ws)))
+      symlinkSync(join(REPO, ws, 'node_modules'), join(dir, ws, 'node_modules'));
   // What `npm ci` does after installing: workspaces' own build steps (the front end), not timed.
   const pkg = JSON.parse(execFileSync('git', ['-C', dir, 'show', `${rev}:package.json`], { encoding: 'utf8' }));
   if (pkg.scripts?.build) execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'ignore' });
