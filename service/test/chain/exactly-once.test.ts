@@ -1,16 +1,20 @@
 // Exactly-once collection across processes: two replicas sharing one PostgreSQL server, and a
 // replica killed with SIGKILL between sendTransaction and the confirmation.
-import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedPgUrl } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { chainEnv, pullsOnChain } from '../support/pull-fixture.ts';
 import { http, startServiceProcess, type ServiceProcess } from '../support/service-process.ts';
 import { newFundedAccount, setUpSubscriber } from '../support/subscriber.ts';
 
 let devnet: Devnet;
+let databaseUrl: string;
 const started: ServiceProcess[] = [];
 beforeAll(async () => {
   devnet = await startDevnet({ ledgerMs: 1000 });
+  // Its own database: every process reconciles on start-up, and would judge the pending attempts
+  // of suites beside it against this network.
+  databaseUrl = await isolatedPgUrl();
 });
 afterAll(async () => {
   await Promise.all(started.map((s) => s.kill('SIGKILL')));
@@ -18,7 +22,7 @@ afterAll(async () => {
 });
 
 async function replica(over: Record<string, string> = {}) {
-  const s = await startServiceProcess({ ...chainEnv(devnet), DATABASE_URL: inject('pgUrl'), ...over });
+  const s = await startServiceProcess({ ...chainEnv(devnet), DATABASE_URL: databaseUrl, ...over });
   started.push(s);
   return s;
 }

@@ -4,7 +4,7 @@
 // JSON-RPC to the local network through a loopback proxy that misbehaves on demand.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, TARGETS, type TestApp } from '../support/app.ts';
+import { isolatedEnvFor, startApp, TARGETS, type TestApp } from '../support/app.ts';
 import { startDevnet, type Devnet } from '../support/devnet.ts';
 import { chainEnv, pullsOf, pullsOnChain, setUpPull, subscriptionOf, triggerPull } from '../support/pull-fixture.ts';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.ts';
@@ -31,12 +31,17 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 describe.each(TARGETS)('time limits on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
+    // A database of its own: its reconcilePending rounds settle every pending attempt they see,
+    // and would judge other suites' attempts against this network.
     t = await startApp(target, {
-      env: chainEnv(devnet, {
-        SOROBAN_RPC_URL: proxy.url,
-        RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
-        TX_POLL_TIMEOUT_MS: '1500',
-      }),
+      env: {
+        ...chainEnv(devnet, {
+          SOROBAN_RPC_URL: proxy.url,
+          RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+          TX_POLL_TIMEOUT_MS: '1500',
+        }),
+        ...(await isolatedEnvFor(target)),
+      },
     });
   });
   afterAll(() => t?.close());

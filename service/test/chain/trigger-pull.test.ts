@@ -164,7 +164,14 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         expect(await subscriptionOf(t, s.subscriptionId)).toEqual(before);
 
         const retry = await triggerPull(t, s.subscriptionId, s.merchant.secret());
-        expect(retry.status).toBe(202);
+        expect(
+          retry.status,
+          JSON.stringify({
+            retry: retry.body,
+            history: await pullsOf(t, s.subscriptionId),
+            chain: await net.transactions(),
+          }),
+        ).toBe(202);
         expect(retry.body.txHash).toBe(first.body.txHash);
         expect(await pullsOnChain(net, s.merchant.publicKey())).toHaveLength(1);
 
@@ -174,7 +181,11 @@ describe.each(TARGETS)('POST /trigger-pull on %s', (target) => {
         const after = await triggerPull(t, s.subscriptionId, s.merchant.secret());
         expect(after.status, JSON.stringify(after.body)).toBe(200);
         expect(after.body.txHash).not.toBe(first.body.txHash);
-        expect((await pullsOf(t, s.subscriptionId)).map((p) => p.status)).toEqual(['confirmed', 'expired']);
+        const history = await pullsOf(t, s.subscriptionId);
+        expect(
+          history.map((p) => p.status),
+          JSON.stringify({ history, chain: await net.transactions() }),
+        ).toEqual(['confirmed', 'expired']);
         expect((await pullsOnChain(net, s.merchant.publicKey())).map((tx) => tx.status)).toEqual([
           'dropped',
           'success',

@@ -4,7 +4,7 @@
 // against a scripted chain (the VaultGateway port) so that each outcome can be chosen.
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TARGETS, startApp, type TestApp } from '../support/app.ts';
+import { TARGETS, isolatedEnvFor, startApp, type TestApp } from '../support/app.ts';
 import { newWallet, planPayload, unknownId } from '../support/factories.ts';
 import { ADMIN_KEY, accountsEnv, as, merchantWithKey } from '../support/keys.ts';
 import { ScriptedChain } from '../support/scripted-chain.ts';
@@ -24,7 +24,12 @@ describe.each(TARGETS)('events on %s', (target) => {
     let clockRef: TestApp['clock'] | undefined;
     const lazyClock = { now: () => clockRef!.now() };
     chain = new ScriptedChain(lazyClock, { publicKey: wallet.publicKey(), secret: wallet.secret() });
-    t = await startApp(target, { env: accountsEnv({ CONTRACT_ID: CONTRACT }), overrides: { gateway: chain } });
+    // A database of its own: reconcilePending below settles every pending attempt it can see,
+    // and this scripted chain would declare other suites' attempts expired.
+    t = await startApp(target, {
+      env: { ...accountsEnv({ CONTRACT_ID: CONTRACT }), ...(await isolatedEnvFor(target)) },
+      overrides: { gateway: chain },
+    });
     clockRef = t.clock;
     const m = await merchantWithKey(t.app, wallet.publicKey());
     merchantId = m.merchant.id;

@@ -71,9 +71,11 @@ export async function startApp(target: Target | null, options: TestAppOptions = 
 }
 
 /**
- * A database of its own on the test server, for suites that run a delivery worker: a worker claims
- * every due delivery of its database, and would otherwise take (and fail, under another key-
- * encryption key) deliveries of suites running beside it on the shared database.
+ * A database of its own on the test server, for suites that run a worker sweeping the whole
+ * database: a delivery worker claims every due delivery (and would fail, under another key-
+ * encryption key, those of suites beside it); a reconciler settles every pending attempt against
+ * its own network (a scripted chain or another devnet would declare other suites' attempts
+ * expired: a 202 test on the shared database once saw its attempt expired under it).
  */
 export async function isolatedPgUrl(): Promise<string> {
   const base = inject('pgUrl');
