@@ -118,8 +118,11 @@ export interface PullsRepo {
   findPending(subscriptionId: string): Promise<PullAttempt | undefined>;
   /** undefined when another attempt for this subscription is already pending (unique index). */
   insertPending(attempt: NewAttempt): Promise<PullAttempt | undefined>;
-  /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
-  resolve(id: string, outcome: AttemptResolution): Promise<PullAttempt | undefined>;
+  /**
+   * Moves an attempt whose status is one of `from` (default: pending) to its final status;
+   * undefined when it was in none of them.
+   */
+  resolve(id: string, outcome: AttemptResolution, from?: readonly PullStatus[]): Promise<PullAttempt | undefined>;
   /** A confirmed pull: the next cycle is scheduled and a past_due subscription is active again. */
   scheduleNext(subscriptionId: string, nextBillingDate: Date, at: Date): Promise<SubscriptionChange | undefined>;
   markPastDue(subscriptionId: string, at: Date): Promise<SubscriptionChange | undefined>;

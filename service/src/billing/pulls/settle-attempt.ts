@@ -169,6 +169,12 @@ export async function settleAttempt(
   return { kind: 'expired', txHash };
 }
 
+/** Statuses inferred without seeing the transaction in a ledger: a later SUCCESS overrides them. */
+const CORRECTABLE = ['expired', 'rejected'] as const;
+
+const corrected = (discrepancy: string | undefined) =>
+  ['seen successful on-chain after it had been recorded as not landed', discrepancy].filter(Boolean).join('; ');
+
 async function confirm(
   deps: SettleDeps,
   attempt: SettledAttempt,
@@ -178,7 +184,16 @@ async function confirm(
 ) {
   await deps.uow.run(async (tx) => {
     // Pull time is our clock when we see the confirmation (spec, next-billing-date rule 1).
-    const confirmed = await tx.pulls.resolve(attempt.id, { status: 'confirmed', ...fields });
+    let confirmed = await tx.pulls.resolve(attempt.id, { status: 'confirmed', ...fields });
+    // Another observer resolved it first. If it recorded an inference (expired, rejected) that a
+    // ledger now contradicts, the chain wins: the money moved, so the record says so and the
+    // schedule moves. Otherwise that observer confirmed it and wrote the effects.
+    if (!confirmed && fields.ledger !== undefined)
+      confirmed = await tx.pulls.resolve(
+        attempt.id,
+        { status: 'confirmed', ...fields, discrepancy: corrected(fields.discrepancy) },
+        CORRECTABLE,
+      );
     if (!confirmed) return;
     await deps.emit(tx, actor, { type: 'pull.succeeded', object: confirmed });
     await statusEvent(

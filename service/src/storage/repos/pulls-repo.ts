@@ -9,6 +9,7 @@ import type {
   PullContext,
   PullRecord,
   PullsRepo,
+  PullStatus,
   SkippedTry,
   SubscriptionChange,
 } from '../../billing/pulls/pulls-port.ts';
@@ -93,11 +94,11 @@ export function createPullsRepo(db: Queryable): PullsRepo {
     },
 
     /** Moves a pending attempt to its final status; undefined when it was no longer pending. */
-    async resolve(id: string, o: AttemptResolution): Promise<PullAttempt | undefined> {
+    async resolve(id: string, o: AttemptResolution, from: readonly PullStatus[] = ['pending']) {
       const { rows } = await db.query<PullAttempt>(
         `UPDATE pulls SET status = $2, ledger = $3, error = $4, transferred_amount = $5, token_contract_id = $6,
                 fee_charged = $7, inner_tx_hash = $8, discrepancy = $9, code = $11, updated_at = $10, resolved_at = $10
-          WHERE id = $1 AND status = 'pending' RETURNING ${ATTEMPT_COLUMNS}`,
+          WHERE id = $1 AND status = ANY($12::text[]) RETURNING ${ATTEMPT_COLUMNS}`,
         [
           id,
           o.status,
@@ -110,6 +111,7 @@ export function createPullsRepo(db: Queryable): PullsRepo {
           o.discrepancy ?? null,
           o.at,
           o.code ?? null,
+          from,
         ],
         'pull_resolve',
       );
