@@ -83,6 +83,8 @@ const FORGOTTEN_CLOCK_MARGIN_SECONDS = 60;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+type SimulationSuccess = Exclude<rpc.Api.SimulateTransactionResponse, rpc.Api.SimulateTransactionErrorResponse>;
+
 export const unavailable = (err: unknown): unknown =>
   err instanceof RpcCallError
     ? new PullRejection('chain_unavailable', `Soroban RPC unavailable: ${err.method}: ${err.message}`)
@@ -182,7 +184,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     const key = asSigningKey(input.key);
     const merchant = key.publicKey;
     let tx: Transaction;
-    let simulation: rpc.Api.SimulateTransactionResponse;
+    let simulation: SimulationSuccess;
     const inclusionFee = await bidder.bid(merchant);
     try {
       const [sequence, now] = await Promise.all([currentSequence(merchant), networkNow()]);
@@ -194,28 +196,57 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
         networkNow: now,
         networkPassphrase: config.networkPassphrase,
       });
-      simulation = await server.simulateTransaction(tx);
+      simulation = await acceptSimulation(await server.simulateTransaction(tx), { ...input, merchant });
     } catch (err) {
       throw unavailable(err);
     }
-    if (rpc.Api.isSimulationError(simulation)) {
-      const facts = await gatherFacts(server, simulation, { ...input, merchant, passphrase: config.networkPassphrase });
-      throw classifySimulationFailure(simulation, facts, input.acceptVault);
-    }
-    // A successful simulation lists the vault entry it would update: its terms, no extra read.
-    const vaultKey = vaultLedgerKey(input.contractId, input.user, merchant);
-    const vault =
-      vaultFromStateChanges(simulation.stateChanges, vaultKey) ??
-      (await readVault(server, input.contractId, input.user, merchant).catch((err: unknown) => {
-        throw unavailable(err);
-      }));
-    if (!vault)
-      throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
-    input.acceptVault(vault);
     const prepared = rpc.assembleTransaction(tx, simulation).build();
     key.sign(prepared);
-    // With a fee source, the merchant's signed transaction travels inside a fee-bump envelope that
-    // the fee source signs and pays; the hash the RPC knows it by is the outer one.
+    const { envelope, hash } = withFeeSource(prepared, inclusionFee);
+    return {
+      hash,
+      envelopeXdr: envelope.toXDR(),
+      maxTime: Number(prepared.timeBounds?.maxTime ?? 0),
+      source: merchant,
+      sequence: prepared.sequence,
+      minLedger: simulation.latestLedger,
+      inclusionFee: inclusionFee.toString(),
+    };
+  }
+
+  /**
+   * A simulation's verdict on a pull: its failure, named from the facts around it, or the vault
+   * entry it would update, whose terms the caller accepts or refuses (acceptVault throws).
+   * Answers the simulation, known to have succeeded.
+   */
+  async function acceptSimulation(
+    simulation: rpc.Api.SimulateTransactionResponse,
+    input: Pick<PreparePullInput, 'contractId' | 'user' | 'collectedBefore' | 'acceptVault'> & { merchant: string },
+  ): Promise<SimulationSuccess> {
+    const { contractId, user, merchant } = input;
+    try {
+      if (rpc.Api.isSimulationError(simulation)) {
+        const facts = await gatherFacts(server, simulation, { ...input, passphrase: config.networkPassphrase });
+        throw classifySimulationFailure(simulation, facts, input.acceptVault);
+      }
+      // A successful simulation lists the vault entry it would update: its terms, no extra read.
+      const vault =
+        vaultFromStateChanges(simulation.stateChanges, vaultLedgerKey(contractId, user, merchant)) ??
+        (await readVault(server, contractId, user, merchant));
+      if (!vault)
+        throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
+      input.acceptVault(vault);
+      return simulation;
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
+
+  /**
+   * With a fee source, the signed transaction travels inside a fee-bump envelope that the fee
+   * source signs and pays; the hash the RPC knows it by is the outer one.
+   */
+  function withFeeSource(prepared: Transaction, inclusionFee: bigint) {
     const envelope = feeSource
       ? feeSource.signed(
           TransactionBuilder.buildFeeBumpTransaction(
@@ -226,16 +257,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
           ),
         )
       : prepared;
-    const hash = Buffer.from(envelope.hash()).toString('hex');
-    return {
-      hash,
-      envelopeXdr: envelope.toXDR(),
-      maxTime: Number(prepared.timeBounds?.maxTime ?? 0),
-      source: merchant,
-      sequence: prepared.sequence,
-      minLedger: simulation.latestLedger,
-      inclusionFee: inclusionFee.toString(),
-    };
+    return { envelope, hash: Buffer.from(envelope.hash()).toString('hex') };
   }
 
   /** Ledgers until the network's time has passed `seconds` more, plus two: "just past the time bound". */
@@ -298,7 +320,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     try {
       const inclusionFee = await bidder.bid(merchant);
       let tx: Transaction;
-      let simulation: rpc.Api.SimulateTransactionResponse;
+      let simulation: SimulationSuccess;
       const signedDetached = detached ? await applyDetached(detached) : undefined;
       try {
         // The sequence this channel's last included transaction consumed, as recorded when it was
@@ -322,15 +344,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
           networkPassphrase: config.networkPassphrase,
         };
         tx = buildPullTransaction({ ...base, auth: signedDetached ? [signedDetached] : undefined });
-        simulation = await server.simulateTransaction(tx);
-        if (rpc.Api.isSimulationError(simulation)) {
-          const facts = await gatherFacts(server, simulation, {
-            ...input,
-            merchant,
-            passphrase: config.networkPassphrase,
-          });
-          throw classifySimulationFailure(simulation, facts, input.acceptVault);
-        }
+        simulation = await acceptSimulation(await server.simulateTransaction(tx), { ...input, merchant });
         if (signer) {
           const recorded = simulation.result?.auth ?? [];
           const entry = merchantEntry(recorded, merchant);
@@ -343,28 +357,9 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
       } catch (err) {
         throw unavailable(err);
       }
-      const vaultKey = vaultLedgerKey(input.contractId, input.user, merchant);
-      const vault =
-        vaultFromStateChanges(simulation.stateChanges, vaultKey) ??
-        (await readVault(server, input.contractId, input.user, merchant).catch((err: unknown) => {
-          throw unavailable(err);
-        }));
-      if (!vault)
-        throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
-      input.acceptVault(vault);
       const prepared = rpc.assembleTransaction(tx, simulation).build();
       prepared.sign(lease.keypair);
-      const envelope = feeSource
-        ? feeSource.signed(
-            TransactionBuilder.buildFeeBumpTransaction(
-              feeSource.publicKey,
-              inclusionFee.toString(),
-              prepared,
-              config.networkPassphrase,
-            ),
-          )
-        : prepared;
-      const hash = Buffer.from(envelope.hash()).toString('hex');
+      const { envelope, hash } = withFeeSource(prepared, inclusionFee);
       await channels.attach(lease, hash);
       return {
         hash,
@@ -389,7 +384,7 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
     if (!pool || !(await channelsOn()))
       throw new PullRejection('submission_failed', 'Client-side signing needs channel accounts: none is configured');
     let now: number;
-    let simulation: rpc.Api.SimulateTransactionResponse;
+    let simulation: SimulationSuccess;
     try {
       now = await networkNow();
       // Simulation needs a source that is not the merchant (so its auth is recorded as address
@@ -403,23 +398,10 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
         networkNow: now,
         networkPassphrase: config.networkPassphrase,
       });
-      simulation = await server.simulateTransaction(tx);
+      simulation = await acceptSimulation(await server.simulateTransaction(tx), input);
     } catch (err) {
       throw unavailable(err);
     }
-    if (rpc.Api.isSimulationError(simulation)) {
-      const facts = await gatherFacts(server, simulation, { ...input, passphrase: config.networkPassphrase });
-      throw classifySimulationFailure(simulation, facts, input.acceptVault);
-    }
-    const vaultKey = vaultLedgerKey(input.contractId, input.user, input.merchant);
-    const vault =
-      vaultFromStateChanges(simulation.stateChanges, vaultKey) ??
-      (await readVault(server, input.contractId, input.user, input.merchant).catch((err: unknown) => {
-        throw unavailable(err);
-      }));
-    if (!vault)
-      throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
-    input.acceptVault(vault);
     const entry = merchantEntry(simulation.result?.auth ?? [], input.merchant);
     if (!entry)
       throw new PullRejection('simulation_failed', 'The simulation recorded no authorisation of the merchant');
