@@ -1,12 +1,21 @@
 // The inclusion fee a pull bids. Soroban's fee is the resource fee (from simulation, never capped
 // here) plus an inclusion fee that decides priority when ledgers are full (surge pricing). The bid
 // follows the network: a percentile of recent Soroban inclusion fees from getFeeStats, read at most
-// once per ledger for all merchants; after a refusal (TRY_AGAIN_LATER, txINSUFFICIENT_FEE) the next
-// bid of that source doubles. Above MAX_INCLUSION_FEE the pull is refused as fee_too_high.
+// once per FEE_STATS_TTL_MS for all merchants; after a refusal (TRY_AGAIN_LATER, txINSUFFICIENT_FEE)
+// the next bid of that source doubles. Above MAX_INCLUSION_FEE the pull is refused as fee_too_high.
 import { PullRejection } from '../billing/pulls/vault-gateway.ts';
 
 /** The network's minimum inclusion fee per operation (stroops). */
 export const BASE_INCLUSION_FEE = 100n;
+
+/**
+ * stellar-rpc computes Soroban fee statistics over its last 50 ledgers by default
+ * (soroban-fee-stats-retention-window, cmd/stellar-rpc/internal/config/options.go): a read every
+ * 30 s (6 ledgers of 5 s) sees most of what a read every ledger would, at a sixth of the calls
+ * (at one pull per ledger that call was a fifth of the pull's RPC calls). A sudden surge is met
+ * by the refusal path (the bid doubles), not by reading sooner.
+ */
+export const FEE_STATS_TTL_MS = 30_000;
 
 /** The chosen percentile of recent Soroban inclusion fees, stroops. */
 export type FeeStatsReader = () => Promise<bigint>;
@@ -18,7 +27,7 @@ export class FeeBidder {
   #stats: { fee: bigint; at: number } | undefined;
   #floor = new Map<string, bigint>();
 
-  constructor(read: FeeStatsReader, maxInclusionFee: bigint, ttlMs = 5_000) {
+  constructor(read: FeeStatsReader, maxInclusionFee: bigint, ttlMs = FEE_STATS_TTL_MS) {
     this.#read = read;
     this.#max = maxInclusionFee;
     this.#ttlMs = ttlMs;
