@@ -3,7 +3,8 @@
 // network, 2–3 service replicas behind a round-robin proxy, merchants' drivers calling
 // /trigger-pull (early, late, retrying) beside the collector, and faults from a seeded schedule.
 // Then a drain (faults off, everything resolved) and the independent checker. Exit 1 on any
-// violation, with the seed to replay.
+// violation, with the seed to replay. `--channels N` adds N channel accounts (`billing channels
+// create`, while the replicas run) so pulls go through channels instead of the merchant's account.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -35,6 +36,7 @@ const { values: a } = parseArgs({
     merchants: { type: 'string' },
     replicas: { type: 'string' },
     'drain-minutes': { type: 'string' },
+    channels: { type: 'string', default: '0' },
     // Run the replicas from another copy of service/ (a deliberately broken build, to test the checker).
     'service-dir': { type: 'string' },
   },
@@ -48,13 +50,16 @@ const nSubs = Number(a.subscriptions ?? profile.subscriptions);
 const nMerchants = Number(a.merchants ?? profile.merchants);
 const nReplicas = Number(a.replicas ?? profile.replicas);
 const drainMs = Number(a['drain-minutes'] ?? 4) * 60_000;
+const nChannels = Number(a.channels);
 const ledgerS = profile.ledgerMs / 1000;
-// One merchant lands about one pull per ledger (one sequence number): intervals leave room for
-// every subscriber of a merchant two to four times over.
+// As its own source, one merchant lands about one pull per ledger (one sequence number); through
+// channels (shared by all merchants), about its share of them. Intervals leave room for every
+// subscriber of a merchant two to four times over.
 const perMerchant = Math.ceil(nSubs / nMerchants);
+const perLedger = Math.max(1, Math.min(perMerchant, Math.floor(nChannels / nMerchants)));
 const intervalRange: [number, number] = [
-  Math.max(20, Math.ceil(perMerchant * ledgerS * 2.5)),
-  Math.max(40, Math.ceil(perMerchant * ledgerS * 5)),
+  Math.max(20, Math.ceil((perMerchant / perLedger) * ledgerS * 2.5)),
+  Math.max(40, Math.ceil((perMerchant / perLedger) * ledgerS * 5)),
 ];
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -72,7 +77,8 @@ async function main(): Promise<number> {
   const rng = new Rng(seed);
   log(
     `seed ${seed}, profile ${profileName} (${profile.ledgerMs} ms ledgers), ${minutes} min of faults, ` +
-      `${nSubs} subscriptions / ${nMerchants} merchants, ${nReplicas} replicas, intervals ${intervalRange[0]}–${intervalRange[1]} s`,
+      `${nSubs} subscriptions / ${nMerchants} merchants, ${nReplicas} replicas, ${nChannels} channels, ` +
+      `intervals ${intervalRange[0]}–${intervalRange[1]} s`,
   );
   const logDir = mkdtempSync(join(tmpdir(), 'soak-logs-'));
   const pgServer = await startPostgres();
@@ -118,6 +124,24 @@ async function main(): Promise<number> {
   const front = new FrontProxy(replicas);
   await front.listen();
   cleanups.push(() => front.close());
+  if (nChannels > 0) {
+    // As an operator grows the pool: the CLI against the replicas' database, replicas running.
+    const made = spawnSync(
+      process.execPath,
+      [
+        join(a['service-dir'] ?? join(ROOT, 'service'), 'src/cli/main.ts'),
+        'channels',
+        'create',
+        '--count',
+        String(nChannels),
+        '--devnet-control',
+        devnet.controlUrl,
+      ],
+      { encoding: 'utf8', env: { ...process.env, ...env({ SOROBAN_RPC_URL: devnet.rpcUrl, LOG_LEVEL: 'warn' }) } },
+    );
+    if (made.status !== 0) throw new Error(`billing channels create exited ${made.status}: ${made.stderr}`);
+    log(`${nChannels} channel accounts created`);
+  }
   log(`PostgreSQL ${pgServer.url}, devnet ${devnet.rpcUrl}, front ${front.url}, logs ${logDir}`);
 
   const chain = new Chain(devnet);
