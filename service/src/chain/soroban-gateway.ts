@@ -217,29 +217,26 @@ export function createSorobanGateway(config: ChainConfig): VaultGateway {
   /**
    * A simulation's verdict on a pull: its failure, named from the facts around it, or the vault
    * entry it would update, whose terms the caller accepts or refuses (acceptVault throws).
-   * Answers the simulation, known to have succeeded.
+   * Answers the simulation, known to have succeeded. Callers turn RPC errors into
+   * chain_unavailable (`unavailable`), as for the simulation itself.
    */
   async function acceptSimulation(
     simulation: rpc.Api.SimulateTransactionResponse,
     input: Pick<PreparePullInput, 'contractId' | 'user' | 'collectedBefore' | 'acceptVault'> & { merchant: string },
   ): Promise<SimulationSuccess> {
     const { contractId, user, merchant } = input;
-    try {
-      if (rpc.Api.isSimulationError(simulation)) {
-        const facts = await gatherFacts(server, simulation, { ...input, passphrase: config.networkPassphrase });
-        throw classifySimulationFailure(simulation, facts, input.acceptVault);
-      }
-      // A successful simulation lists the vault entry it would update: its terms, no extra read.
-      const vault =
-        vaultFromStateChanges(simulation.stateChanges, vaultLedgerKey(contractId, user, merchant)) ??
-        (await readVault(server, contractId, user, merchant));
-      if (!vault)
-        throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
-      input.acceptVault(vault);
-      return simulation;
-    } catch (err) {
-      throw unavailable(err);
+    if (rpc.Api.isSimulationError(simulation)) {
+      const facts = await gatherFacts(server, simulation, { ...input, passphrase: config.networkPassphrase });
+      throw classifySimulationFailure(simulation, facts, input.acceptVault);
     }
+    // A successful simulation lists the vault entry it would update: its terms, no extra read.
+    const vault =
+      vaultFromStateChanges(simulation.stateChanges, vaultLedgerKey(contractId, user, merchant)) ??
+      (await readVault(server, contractId, user, merchant));
+    if (!vault)
+      throw new PullRejection('simulation_failed', 'The simulation succeeded but the vault entry could not be read');
+    input.acceptVault(vault);
+    return simulation;
   }
 
   /**

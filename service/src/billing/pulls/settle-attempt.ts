@@ -110,7 +110,7 @@ export async function settleAttempt(
   const txHash = attempt.tx_hash;
   const at = deps.clock.now();
   if (obs.status === 'SUCCESS') {
-    await confirm(deps, attempt, ctx, actor, {
+    await confirm(deps, attempt, ctx, actor, 'in_ledger', {
       ledger: obs.ledger,
       transferred_amount: obs.transfer?.amount,
       token_contract_id: obs.transfer?.token,
@@ -154,7 +154,7 @@ export async function settleAttempt(
     ? 'not_landed'
     : await establishForgotten(deps, attempt, ctx);
   if (forgotten === 'landed') {
-    await confirm(deps, attempt, ctx, actor, {
+    await confirm(deps, attempt, ctx, actor, 'inferred', {
       discrepancy:
         "confirmed from the vault's last pull time: the transaction is older than the RPC's history, so what moved is unknown",
       at,
@@ -180,6 +180,8 @@ async function confirm(
   attempt: SettledAttempt,
   ctx: PullContext,
   actor: Actor,
+  /** Seen SUCCESS in a ledger, or inferred from the vault (the RPC forgot the transaction). */
+  evidence: 'in_ledger' | 'inferred',
   fields: Omit<AttemptResolution, 'status'>,
 ) {
   await deps.uow.run(async (tx) => {
@@ -188,7 +190,7 @@ async function confirm(
     // Another observer resolved it first. If it recorded an inference (expired, rejected) that a
     // ledger now contradicts, the chain wins: the money moved, so the record says so and the
     // schedule moves. Otherwise that observer confirmed it and wrote the effects.
-    if (!confirmed && fields.ledger !== undefined)
+    if (!confirmed && evidence === 'in_ledger')
       confirmed = await tx.pulls.resolve(
         attempt.id,
         { status: 'confirmed', ...fields, discrepancy: corrected(fields.discrepancy) },
